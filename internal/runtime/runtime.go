@@ -1,0 +1,195 @@
+package runtime
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/llmtestserver/llmtestserver/internal/openai"
+	"github.com/llmtestserver/llmtestserver/journal"
+	"github.com/llmtestserver/llmtestserver/scenario"
+)
+
+// ErrSuperseded is the cancellation cause of requests that were in flight
+// when their runtime was retired.
+var ErrSuperseded = errors.New("runtime: session deleted while the request was in flight")
+
+// Settings is everything a runtime is configured with. The session package
+// builds it from the public, JSON-serializable configuration.
+type Settings struct {
+	// BearerToken, when set, is the provider API key every request must
+	// present as "Authorization: Bearer <token>".
+	BearerToken string
+	// Models lists the models served; empty means the built-in catalog.
+	Models []string
+	// Scenarios script the answers, tried in order.
+	Scenarios []scenario.Scenario
+	// JournalCapacity and JournalMaxBytes bound the journal.
+	JournalCapacity int
+	JournalMaxBytes int64
+}
+
+// Runtime is one isolated fake provider.
+type Runtime struct {
+	journal *journal.Journal
+	now     func() time.Time
+
+	mu       sync.Mutex
+	settings Settings             // guarded by mu; never mutated in place
+	queues   []*queue             // guarded by mu; one per scenario, in order
+	retired  bool                 // guarded by mu
+	inflight map[*flight]struct{} // guarded by mu
+	serial   uint64               // guarded by mu; numbers generated IDs
+}
+
+// flight is one request in progress.
+type flight struct{ cancel context.CancelCauseFunc }
+
+// New returns a runtime configured with s.
+func New(s Settings) *Runtime {
+	rt := &Runtime{
+		journal:  journal.New(s.JournalCapacity, s.JournalMaxBytes),
+		now:      time.Now,
+		settings: s,
+		inflight: make(map[*flight]struct{}),
+	}
+	rt.queues = newQueues(s.Scenarios)
+	return rt
+}
+
+// Journal returns the runtime's journal.
+func (rt *Runtime) Journal() *journal.Journal { return rt.journal }
+
+// Settings returns the current settings. The caller must not modify them.
+func (rt *Runtime) Settings() Settings {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	return rt.settings
+}
+
+// Configure replaces the settings as a whole. Scenario queues start afresh
+// from the new scenarios; the journal keeps what fits its new bounds.
+func (rt *Runtime) Configure(s Settings) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	rt.settings = s
+	rt.queues = newQueues(s.Scenarios)
+	rt.journal.Resize(s.JournalCapacity, s.JournalMaxBytes)
+}
+
+// Reset forgets all state and keeps the settings: every scripted reply is
+// available again, the journal is empty and generated IDs start over.
+func (rt *Runtime) Reset() {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	rt.queues = newQueues(rt.settings.Scenarios)
+	rt.serial = 0
+	rt.journal.Reset()
+}
+
+// Retire ends the runtime's life: requests in flight are cancelled with
+// ErrSuperseded, new ones are refused and nothing is recorded any more.
+func (rt *Runtime) Retire() {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	rt.retired = true
+	for f := range rt.inflight {
+		f.cancel(ErrSuperseded)
+	}
+	clear(rt.inflight)
+}
+
+// Begin registers a request as in flight. The returned context is cancelled
+// with ErrSuperseded if the runtime is retired before end is called; end must
+// be called when the request is over. Begin fails when the runtime is already
+// retired.
+func (rt *Runtime) Begin(parent context.Context) (ctx context.Context, end func(), ok bool) {
+	ctx, cancel := context.WithCancelCause(parent)
+	f := &flight{cancel: cancel}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if rt.retired {
+		cancel(ErrSuperseded)
+		return nil, nil, false
+	}
+	rt.inflight[f] = struct{}{}
+	return ctx, func() {
+		rt.mu.Lock()
+		delete(rt.inflight, f)
+		rt.mu.Unlock()
+		cancel(nil)
+	}, true
+}
+
+// Authorize checks the request's Authorization header against the configured
+// bearer token, in constant time.
+func (rt *Runtime) Authorize(authorization string) *openai.Error {
+	want := rt.Settings().BearerToken
+	if want == "" {
+		return nil
+	}
+	token, found := strings.CutPrefix(authorization, "Bearer ")
+	if !found || token == "" {
+		return openai.MissingAPIKey()
+	}
+	if subtle.ConstantTimeCompare([]byte(token), []byte(want)) != 1 {
+		return openai.InvalidAPIKey(token)
+	}
+	return nil
+}
+
+// Models returns the IDs of the models the runtime serves.
+func (rt *Runtime) Models() []string {
+	if models := rt.Settings().Models; len(models) > 0 {
+		return models
+	}
+	return openai.CatalogIDs()
+}
+
+// Serves reports whether model is one the runtime serves.
+func (rt *Runtime) Serves(model string) bool {
+	return slices.Contains(rt.Models(), model)
+}
+
+// Record adds e to the journal, unless the runtime is retired: a deleted
+// session is never written to again.
+func (rt *Runtime) Record(e journal.Entry) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if !rt.retired {
+		rt.journal.Record(e)
+	}
+}
+
+// Now returns the runtime clock's current time.
+func (rt *Runtime) Now() time.Time { return rt.now() }
+
+// NextSerial returns the next number of the runtime's ID sequence, so that
+// generated IDs are deterministic within a session.
+func (rt *Runtime) NextSerial() uint64 {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	rt.serial++
+	return rt.serial
+}
+
+// Wait holds the caller for d, or until ctx ends, whichever comes first. It
+// uses the standard library's timers, which run on virtual time inside a
+// testing/synctest bubble.
+func Wait(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

@@ -1,0 +1,125 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/llmtestserver/llmtestserver/internal/openai"
+	"github.com/llmtestserver/llmtestserver/journal"
+)
+
+// createSession serves POST /admin-api/sessions. It is guarded by the default
+// runtime's bearer token, the management key, and refuses session headers.
+func (h *handler) createSession(w http.ResponseWriter, r *http.Request) {
+	if hasSelector(r.Header) {
+		writeError(w, openai.SessionSelectorNotAllowed())
+		return
+	}
+	if err := h.sessions.Default().Authorize(r.Header.Get("Authorization")); err != nil {
+		writeError(w, err)
+		return
+	}
+	body, err := readBody(r, h.opts.MaxRequestBytes)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	created, cerr := h.sessions.Create(body)
+	if cerr != nil {
+		writeError(w, asAPIError(cerr))
+		return
+	}
+	w.Header().Set("Location", sessionsPath+"/"+created.ID)
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusCreated, created)
+}
+
+// deleteSession serves DELETE /admin-api/sessions/{id}. Only the session's
+// own headers authorize it, so a changed provider key never blocks cleanup.
+func (h *handler) deleteSession(w http.ResponseWriter, r *http.Request, id string) {
+	ids, keys := r.Header.Values(HeaderSession), r.Header.Values(HeaderSessionKey)
+	if len(ids) != 1 || len(keys) != 1 || ids[0] != id {
+		writeError(w, openai.SessionNotFound())
+		return
+	}
+	if err := h.sessions.Delete(id, keys[0]); err != nil {
+		writeError(w, asAPIError(err))
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// serveControl serves the control routes of the selected runtime, guarded by
+// its bearer token. Control calls are not journaled: the journal records what
+// the code under test sent to the provider.
+func (h *handler) serveControl(w http.ResponseWriter, r *http.Request, sel selected) {
+	route, ok := controlRoutes[r.URL.Path]
+	if !ok {
+		writeError(w, openai.RouteNotFound(r.Method, r.URL.Path, ""))
+		return
+	}
+	if r.Method != route.method {
+		writeError(w, openai.MethodNotAllowed(r.Method, r.URL.Path, route.method))
+		return
+	}
+	if err := sel.rt.Authorize(r.Header.Get("Authorization")); err != nil {
+		writeError(w, err)
+		return
+	}
+	route.serve(h, w, r, sel)
+}
+
+type controlRoute struct {
+	method string
+	serve  func(h *handler, w http.ResponseWriter, r *http.Request, sel selected)
+}
+
+var controlRoutes = map[string]controlRoute{
+	"/admin-api/config":  {http.MethodPut, (*handler).configure},
+	"/admin-api/reset":   {http.MethodPost, (*handler).reset},
+	"/admin-api/journal": {http.MethodGet, (*handler).journal},
+}
+
+func (h *handler) configure(w http.ResponseWriter, r *http.Request, sel selected) {
+	body, err := readBody(r, h.opts.MaxRequestBytes)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	if cerr := h.sessions.Configure(sel.id, body); cerr != nil {
+		writeError(w, asAPIError(cerr))
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (h *handler) reset(w http.ResponseWriter, _ *http.Request, sel selected) {
+	sel.rt.Reset()
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// journalList is the body of GET /admin-api/journal.
+type journalList struct {
+	Object  string          `json:"object"`
+	Data    []journal.Entry `json:"data"`
+	Evicted uint64          `json:"evicted"`
+}
+
+func (h *handler) journal(w http.ResponseWriter, _ *http.Request, sel selected) {
+	j := sel.rt.Journal()
+	entries := j.Entries()
+	if entries == nil {
+		entries = []journal.Entry{}
+	}
+	writeJSON(w, http.StatusOK, journalList{Object: "list", Data: entries, Evicted: j.Evicted()})
+}
+
+// asAPIError returns err as the API error it carries; anything else is a
+// server fault.
+func asAPIError(err error) *openai.Error {
+	var apiErr *openai.Error
+	if errors.As(err, &apiErr) {
+		return apiErr
+	}
+	return openai.ServerError()
+}

@@ -1,0 +1,162 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/llmtestserver/llmtestserver/internal/openai"
+	"github.com/llmtestserver/llmtestserver/internal/runtime"
+	"github.com/llmtestserver/llmtestserver/journal"
+)
+
+// statusClientClosed is what the journal records for a request whose client
+// went away before the answer was delivered (nginx's 499).
+const statusClientClosed = 499
+
+// response is what a provider handler answers; deliver writes it. Handlers
+// never write to the ResponseWriter themselves.
+type response struct {
+	err  *openai.Error // an error answer; otherwise:
+	json any           // a JSON body, or
+	sse  []byte        // a complete event stream
+	// reservation is rolled back if the answer is not delivered.
+	reservation *runtime.Reservation
+}
+
+// exchange is one provider request in progress.
+type exchange struct {
+	ctx   context.Context // cancelled with runtime.ErrSuperseded on deletion
+	rt    *runtime.Runtime
+	r     *http.Request
+	entry journal.Entry // filled in by the handler as it learns things
+}
+
+// serveProvider runs a provider request on rt: it registers the request as
+// in flight, checks the bearer token, routes, delivers and journals.
+func (h *handler) serveProvider(w http.ResponseWriter, r *http.Request, rt *runtime.Runtime) {
+	ctx, end, ok := rt.Begin(r.Context())
+	if !ok {
+		writeError(w, openai.RequestSuperseded())
+		return
+	}
+	defer end()
+	x := &exchange{ctx: ctx, rt: rt, r: r,
+		entry: journal.Entry{Time: rt.Now(), Method: r.Method, Path: r.URL.Path}}
+	var res response
+	if err := rt.Authorize(r.Header.Get("Authorization")); err != nil {
+		res = response{err: err}
+	} else {
+		res = h.route(x)
+	}
+	if superseded(ctx) {
+		h.supersede(w, res)
+		return
+	}
+	serial := rt.NextSerial()
+	w.Header().Set("X-Request-Id", fmt.Sprintf("req_%032x", serial))
+	w.Header().Set("Openai-Version", "2020-10-01")
+	w.Header().Set("Openai-Processing-Ms", strconv.FormatInt(rt.Now().Sub(x.entry.Time).Milliseconds(), 10))
+	x.entry.Status = deliver(w, &res)
+	if res.err != nil {
+		x.entry.ErrorCode = res.err.JournalCode()
+	}
+	if x.entry.Status == statusClientClosed {
+		x.entry.ReplyText = ""
+	}
+	x.entry.Duration = rt.Now().Sub(x.entry.Time)
+	rt.Record(x.entry)
+}
+
+// supersede answers a request whose session was deleted: 409, and the
+// reserved reply goes back, though nobody will take it.
+func (h *handler) supersede(w http.ResponseWriter, res response) {
+	if res.reservation != nil {
+		res.reservation.Rollback()
+	}
+	writeError(w, openai.RequestSuperseded())
+}
+
+func superseded(ctx context.Context) bool {
+	return errors.Is(context.Cause(ctx), runtime.ErrSuperseded)
+}
+
+// deliver writes res and returns the status to journal. A reply that could
+// not be written is rolled back to its queue.
+func deliver(w http.ResponseWriter, res *response) int {
+	var err error
+	status := http.StatusOK
+	switch {
+	case res.err != nil:
+		status = res.err.Status
+		err = writeError(w, res.err)
+	case res.sse != nil:
+		err = writeSSE(w, res.sse)
+	default:
+		err = writeJSON(w, http.StatusOK, res.json)
+	}
+	if err != nil {
+		status = statusClientClosed
+		if res.reservation != nil {
+			res.reservation.Rollback()
+		}
+	}
+	return status
+}
+
+// providerRoutes maps provider paths to their handlers.
+var providerRoutes = map[string]struct {
+	method string
+	serve  func(h *handler, x *exchange) response
+}{
+	"/v1/chat/completions": {http.MethodPost, (*handler).chat},
+	"/v1/models":           {http.MethodGet, (*handler).models},
+}
+
+// route finds the handler of x's path.
+func (h *handler) route(x *exchange) response {
+	path := x.r.URL.Path
+	if route, ok := providerRoutes[path]; ok {
+		if x.r.Method != route.method {
+			return response{err: openai.MethodNotAllowed(x.r.Method, path, route.method)}
+		}
+		return route.serve(h, x)
+	}
+	if id, ok := strings.CutPrefix(path, "/v1/models/"); ok && id != "" {
+		if x.r.Method != http.MethodGet {
+			return response{err: openai.MethodNotAllowed(x.r.Method, path, http.MethodGet)}
+		}
+		return h.model(x, id)
+	}
+	hint := ""
+	if _, ok := providerRoutes["/v1"+path]; ok {
+		hint = "; the API is served under /v1, so use the session's BaseURL() as the SDK's base URL"
+	}
+	return response{err: openai.RouteNotFound(x.r.Method, path, hint)}
+}
+
+func (h *handler) models(x *exchange) response {
+	return response{json: openai.Models(x.rt.Models())}
+}
+
+func (h *handler) model(x *exchange, id string) response {
+	x.entry.Model = id
+	if !x.rt.Serves(id) {
+		return response{err: openai.ModelNotFound(id)}
+	}
+	return response{json: openai.Models([]string{id}).Data[0]}
+}
+
+// wait holds a reply back for delay. It reports false when the request ended
+// first, rolling the reservation back.
+func wait(x *exchange, res *runtime.Reservation, delay time.Duration) bool {
+	if err := runtime.Wait(x.ctx, delay); err != nil {
+		res.Rollback()
+		return false
+	}
+	return true
+}

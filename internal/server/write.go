@@ -1,0 +1,72 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/llmtestserver/llmtestserver/internal/openai"
+)
+
+// writeJSON writes v as the JSON body of a response with status.
+func writeJSON(w http.ResponseWriter, status int, v any) error {
+	body, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, err = w.Write(body)
+	return err
+}
+
+// writeError writes e in OpenAI's error envelope with its extra headers.
+func writeError(w http.ResponseWriter, e *openai.Error) error {
+	for k, vs := range e.Header {
+		w.Header()[k] = vs
+	}
+	return writeJSON(w, e.Status, e)
+}
+
+// writeSSE writes a complete event stream. The body is written at once: an
+// unpaced stream gains nothing from a flush per event, and the client cannot
+// tell the difference except in speed.
+func writeSSE(w http.ResponseWriter, body []byte) error {
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream; charset=utf-8")
+	h.Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	_, err := w.Write(body)
+	return err
+}
+
+// readBody reads a JSON request body of at most limit bytes. An absent
+// Content-Type is accepted as JSON; any other non-JSON type is refused.
+func readBody(r *http.Request, limit int64) ([]byte, *openai.Error) {
+	if ct := r.Header.Get("Content-Type"); ct != "" && !isJSON(ct) {
+		return nil, openai.UnsupportedContentType(ct)
+	}
+	if r.Body == nil {
+		return nil, nil
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+	if err != nil {
+		var maxErr *http.MaxBytesError
+		if errors.As(err, &maxErr) {
+			return nil, openai.BodyTooLarge(limit)
+		}
+		return nil, openai.InvalidJSON()
+	}
+	if int64(len(body)) > limit {
+		return nil, openai.BodyTooLarge(limit)
+	}
+	return body, nil
+}
+
+func isJSON(contentType string) bool {
+	mt, _, err := mime.ParseMediaType(contentType)
+	return err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json"))
+}

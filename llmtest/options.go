@@ -1,0 +1,80 @@
+package llmtest
+
+import (
+	"errors"
+
+	"github.com/llmtestserver/llmtestserver/session"
+)
+
+// Option configures a Server.
+type Option interface {
+	apply(*settings) error
+}
+
+type optionFunc func(*settings) error
+
+func (f optionFunc) apply(s *settings) error { return f(s) }
+
+// settings collects what the options chose.
+type settings struct {
+	managementKey    string
+	managementKeySet bool
+	bounds           session.Bounds
+	startup          []session.Option
+	maxRequestBytes  int64
+}
+
+func defaultSettings() settings {
+	return settings{bounds: session.DefaultBounds(), maxRequestBytes: DefaultMaxRequestBytes}
+}
+
+// DefaultMaxRequestBytes bounds request bodies unless WithMaxRequestBytes
+// says otherwise.
+const DefaultMaxRequestBytes = 32 << 20
+
+// WithManagementKey sets the management key, the bearer token that guards
+// session creation and the default runtime, instead of a generated one.
+func WithManagementKey(key string) Option {
+	return optionFunc(func(s *settings) error {
+		if key == "" {
+			return errors.New("llmtest: WithManagementKey: the key must not be empty")
+		}
+		if s.managementKeySet {
+			return errors.New("llmtest: WithManagementKey given twice")
+		}
+		s.managementKey, s.managementKeySet = key, true
+		return nil
+	})
+}
+
+// WithBounds sets the admission bounds: session count, reserved bytes and
+// configuration size. The default is session.DefaultBounds().
+func WithBounds(b session.Bounds) Option {
+	return optionFunc(func(s *settings) error {
+		if b.MaxSessions < 1 || b.MaxReservedBytes < 1 || b.MaxConfigBytes < 1 {
+			return errors.New("llmtest: WithBounds: every bound must be positive")
+		}
+		s.bounds = b
+		return nil
+	})
+}
+
+// WithDefaults configures the startup configuration: that of the default
+// runtime, and the template every session starts from.
+func WithDefaults(opts ...session.Option) Option {
+	return optionFunc(func(s *settings) error {
+		s.startup = append(s.startup, opts...)
+		return nil
+	})
+}
+
+// WithMaxRequestBytes bounds request bodies; larger ones get 413.
+func WithMaxRequestBytes(n int64) Option {
+	return optionFunc(func(s *settings) error {
+		if n < 1 {
+			return errors.New("llmtest: WithMaxRequestBytes: the limit must be positive")
+		}
+		s.maxRequestBytes = n
+		return nil
+	})
+}

@@ -1,0 +1,122 @@
+package llmtest
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+
+	"github.com/llmtestserver/llmtestserver/session"
+)
+
+// TB is the part of testing.TB the package uses.
+type TB interface {
+	Helper()
+	Cleanup(func())
+	Errorf(format string, args ...any)
+	Fatalf(format string, args ...any)
+	Logf(format string, args ...any)
+}
+
+// Server is a fake LLM provider listening on a loopback port.
+type Server struct {
+	manager   *session.Manager
+	http      *httptest.Server
+	transport *http.Transport
+	key       string
+}
+
+// New starts a server. The caller must Close it.
+func New(opts ...Option) (*Server, error) {
+	s := defaultSettings()
+	for _, o := range opts {
+		if err := o.apply(&s); err != nil {
+			return nil, err
+		}
+	}
+	if !s.managementKeySet {
+		s.managementKey = GenerateKey()
+	}
+	startup, err := session.NewConfig(s.startup...)
+	if err != nil {
+		return nil, fmt.Errorf("llmtest: WithDefaults: %w", err)
+	}
+	// The listener comes first: sessions need the allocated address.
+	ts := httptest.NewUnstartedServer(nil)
+	transport := http.DefaultTransport.(*http.Transport).Clone()
+	manager, err := session.NewManager(session.ManagerConfig{
+		Endpoint:        "http://" + ts.Listener.Addr().String(),
+		ManagementKey:   s.managementKey,
+		Startup:         startup,
+		Bounds:          s.bounds,
+		Transport:       transport,
+		MaxRequestBytes: s.maxRequestBytes,
+	})
+	if err != nil {
+		ts.Listener.Close()
+		return nil, err
+	}
+	ts.Config.Handler = manager.Handler()
+	ts.Start()
+	return &Server{manager: manager, http: ts, transport: transport, key: s.managementKey}, nil
+}
+
+// NewServer starts a server that t.Cleanup closes. It fails the test if the
+// server cannot start.
+func NewServer(t TB, opts ...Option) *Server {
+	t.Helper()
+	s, err := New(opts...)
+	if err != nil {
+		t.Fatalf("llmtest.NewServer: %v", err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+// URL returns the server's root URL, such as "http://127.0.0.1:41234".
+func (s *Server) URL() string { return s.http.URL }
+
+// ManagementKey returns the bearer token that guards session creation and
+// the default runtime.
+func (s *Server) ManagementKey() string { return s.key }
+
+// Manager returns the server's session manager.
+func (s *Server) Manager() *session.Manager { return s.manager }
+
+// OpenSession admits a session configured by opts over the startup
+// configuration. The caller must Close it.
+func (s *Server) OpenSession(opts ...session.Option) (*session.Session, error) {
+	return s.manager.Create(opts...)
+}
+
+// NewSession admits a session that t.Cleanup closes. It fails the test if
+// the session cannot be admitted.
+func (s *Server) NewSession(t TB, opts ...session.Option) *session.Session {
+	t.Helper()
+	sess, err := s.OpenSession(opts...)
+	if err != nil {
+		t.Fatalf("llmtest: NewSession: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := sess.Close(); err != nil {
+			t.Errorf("llmtest: closing session %s: %v", sess.ID(), err)
+		}
+	})
+	return sess
+}
+
+// Close retires every session, ending requests in flight, and shuts the
+// server down, waiting for its handlers. It is idempotent.
+func (s *Server) Close() {
+	s.manager.Close()
+	s.http.Close()
+	s.transport.CloseIdleConnections()
+}
+
+// GenerateKey returns a random management key: 256 bits, hex encoded.
+func GenerateKey() string {
+	b := make([]byte, 32)
+	rand.Read(b) // never fails: see crypto/rand.Read
+	return "llmtest-" + hex.EncodeToString(b)
+}

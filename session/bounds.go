@@ -1,0 +1,20 @@
+package session
+
+// Bounds limit what a server admits.
+type Bounds struct {
+	// MaxSessions is the most sessions alive at once.
+	MaxSessions int
+	// MaxReservedBytes is the most bytes all sessions may reserve together
+	// (see Config.Reservation). It is an admission budget, not a heap
+	// measurement: capacity may run out before the session count does.
+	MaxReservedBytes int64
+	// MaxConfigBytes is the most bytes of one session's configuration,
+	// serialized as JSON.
+	MaxConfigBytes int64
+}
+
+// DefaultBounds returns 32 sessions, 512 MiB reserved in all, and 1 MiB of
+// configuration per session.
+func DefaultBounds() Bounds {
+	return Bounds{MaxSessions: 32, MaxReservedBytes: 512 << 20, MaxConfigBytes: 1 << 20}
+}

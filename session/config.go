@@ -1,0 +1,212 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/llmtestserver/llmtestserver/internal/runtime"
+	"github.com/llmtestserver/llmtestserver/scenario"
+)
+
+// Config is the whole configuration of one session: plain data, and as JSON
+// exactly what POST /admin-api/sessions and PUT /admin-api/config accept.
+// Options build it in Go.
+type Config struct {
+	// BearerToken, when set, is the provider API key the session requires
+	// ("Authorization: Bearer <token>"). It is independent of the session key.
+	BearerToken string `json:"bearer_token,omitempty"`
+	// Models lists the model IDs the session serves; empty serves the
+	// built-in catalog. Other models get 404 model_not_found.
+	Models []string `json:"models,omitempty"`
+	// Scenarios script the model's answers, tried in order.
+	Scenarios []scenario.Scenario `json:"scenarios,omitempty"`
+	// Journal bounds the request journal.
+	Journal JournalConfig `json:"journal"`
+	// History reserves room for stored responses (Responses API history).
+	History HistoryConfig `json:"history"`
+	// Videos reserves room for video generation jobs.
+	Videos VideosConfig `json:"videos"`
+}
+
+// JournalConfig bounds a session's request journal.
+type JournalConfig struct {
+	// Capacity is the most entries kept; the oldest go first.
+	Capacity int `json:"capacity"`
+	// MaxBytes is the most bytes of entries kept.
+	MaxBytes int64 `json:"max_bytes"`
+}
+
+// HistoryConfig bounds a session's stored responses.
+type HistoryConfig struct {
+	// Capacity is the most responses kept.
+	Capacity int `json:"capacity"`
+}
+
+// VideosConfig bounds a session's video jobs.
+type VideosConfig struct {
+	// Capacity is the most jobs kept.
+	Capacity int `json:"capacity"`
+}
+
+// DefaultConfig returns the configuration a server starts with unless told
+// otherwise. Its reservation is just under 16 MiB, so the default budget of
+// 512 MiB admits the default 32 sessions.
+func DefaultConfig() Config {
+	return Config{
+		Journal: JournalConfig{Capacity: 1000, MaxBytes: 8 << 20},
+		History: HistoryConfig{Capacity: 1000},
+		Videos:  VideosConfig{Capacity: 16},
+	}
+}
+
+// What each configured capacity costs in the admission budget. These are
+// upper bounds of what the server keeps per unit, not heap measurements.
+const (
+	journalEntryBytes   = 1 << 10   // bookkeeping per journal entry, beyond its bytes
+	historyEntryBytes   = 4 << 10   // one stored response's metadata and index
+	videoJobBytes       = 128 << 10 // one video job, its small MP4 included
+	fixedRetentionBytes = 1 << 20   // scenario state, counters, diagnostics
+)
+
+// Reservation returns the bytes c reserves in the server's admission budget:
+// journal bytes and entries, history and video capacities, and a fixed
+// retention. It is a pure function of c.
+func (c *Config) Reservation() int64 {
+	return c.Journal.MaxBytes +
+		int64(c.Journal.Capacity)*journalEntryBytes +
+		int64(c.History.Capacity)*historyEntryBytes +
+		int64(c.Videos.Capacity)*videoJobBytes +
+		fixedRetentionBytes
+}
+
+// Limits of single configuration fields, so that one reservation cannot
+// overflow the arithmetic of the budget.
+const (
+	maxJournalCapacity = 1_000_000
+	maxJournalBytes    = 1 << 30
+	maxHistoryCapacity = 1_000_000
+	maxVideosCapacity  = 10_000
+)
+
+// ConfigError reports a configuration field that cannot be applied.
+type ConfigError struct {
+	// Field is the JSON path of the field, such as "journal.capacity".
+	Field string
+	// Reason says what is wrong with it.
+	Reason string
+}
+
+// Error implements error.
+func (e *ConfigError) Error() string {
+	return "session: invalid configuration: " + e.describe()
+}
+
+// describe names the field and the reason.
+func (e *ConfigError) describe() string {
+	if e.Field == "" {
+		return e.Reason
+	}
+	return e.Field + ": " + e.Reason
+}
+
+// Is makes every ConfigError match ErrInvalidConfig.
+func (e *ConfigError) Is(target error) bool { return target == ErrInvalidConfig }
+
+// Validate reports the first field of c that cannot be applied, as a
+// *ConfigError.
+func (c *Config) Validate() error {
+	switch {
+	case c.Journal.Capacity < 1 || c.Journal.Capacity > maxJournalCapacity:
+		return &ConfigError{"journal.capacity", fmt.Sprintf("must be between 1 and %d", maxJournalCapacity)}
+	case c.Journal.MaxBytes < 1 || c.Journal.MaxBytes > maxJournalBytes:
+		return &ConfigError{"journal.max_bytes", fmt.Sprintf("must be between 1 and %d", maxJournalBytes)}
+	case c.History.Capacity < 0 || c.History.Capacity > maxHistoryCapacity:
+		return &ConfigError{"history.capacity", fmt.Sprintf("must be between 0 and %d", maxHistoryCapacity)}
+	case c.Videos.Capacity < 0 || c.Videos.Capacity > maxVideosCapacity:
+		return &ConfigError{"videos.capacity", fmt.Sprintf("must be between 0 and %d", maxVideosCapacity)}
+	}
+	for i, m := range c.Models {
+		if m == "" {
+			return &ConfigError{fmt.Sprintf("models[%d]", i), "must not be empty"}
+		}
+		if slices.Index(c.Models, m) != i {
+			return &ConfigError{fmt.Sprintf("models[%d]", i), fmt.Sprintf("%q is listed twice", m)}
+		}
+	}
+	for i := range c.Scenarios {
+		s := &c.Scenarios[i]
+		if err := s.Validate(); err != nil {
+			return &ConfigError{fmt.Sprintf("scenarios[%d]", i), err.Error()}
+		}
+		if j := slices.IndexFunc(c.Scenarios, func(o scenario.Scenario) bool { return o.Name == s.Name }); j != i {
+			return &ConfigError{fmt.Sprintf("scenarios[%d].name", i), fmt.Sprintf("%q is also the name of scenarios[%d]", s.Name, j)}
+		}
+	}
+	return nil
+}
+
+// ParseConfig reads a JSON configuration document over base: fields the
+// document sets replace those of base, the others keep base's values. Unknown
+// fields are refused, so a misspelt setting is an error rather than ignored.
+// The result is validated.
+func ParseConfig(data []byte, base Config) (Config, error) {
+	cfg := base.clone()
+	if len(bytes.TrimSpace(data)) > 0 {
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&cfg); err != nil {
+			return Config{}, &ConfigError{Reason: describeJSONError(err)}
+		}
+		if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+			return Config{}, &ConfigError{Reason: "trailing data after the JSON document"}
+		}
+	}
+	if err := cfg.Validate(); err != nil {
+		return Config{}, err
+	}
+	return cfg, nil
+}
+
+func describeJSONError(err error) string {
+	var typeErr *json.UnmarshalTypeError
+	if errors.As(err, &typeErr) && typeErr.Field != "" {
+		return fmt.Sprintf("%s: expected %s, got JSON %s", typeErr.Field, typeErr.Type, typeErr.Value)
+	}
+	return err.Error()
+}
+
+// clone returns a deep copy of c, so that sessions built from one template
+// never share slices.
+func (c Config) clone() Config {
+	c.Models = slices.Clone(c.Models)
+	c.Scenarios = slices.Clone(c.Scenarios)
+	for i := range c.Scenarios {
+		c.Scenarios[i].Replies = slices.Clone(c.Scenarios[i].Replies)
+	}
+	return c
+}
+
+// settings converts c into what the runtime needs.
+func (c *Config) settings() runtime.Settings {
+	return runtime.Settings{
+		BearerToken:     c.BearerToken,
+		Models:          c.Models,
+		Scenarios:       c.Scenarios,
+		JournalCapacity: c.Journal.Capacity,
+		JournalMaxBytes: c.Journal.MaxBytes,
+	}
+}
+
+// size returns the length of c serialized as JSON, which the per-session
+// configuration limit bounds.
+func (c *Config) size() int64 {
+	b, err := json.Marshal(c)
+	if err != nil {
+		return 0
+	}
+	return int64(len(b))
+}

@@ -1,0 +1,85 @@
+package session
+
+import (
+	"errors"
+
+	"github.com/llmtestserver/llmtestserver/internal/openai"
+	"github.com/llmtestserver/llmtestserver/internal/runtime"
+	"github.com/llmtestserver/llmtestserver/internal/server"
+)
+
+// control adapts a Manager to the HTTP handler: it parses configuration
+// documents and translates session errors into the API's error envelope.
+type control struct{ m *Manager }
+
+func (c control) Default() *runtime.Runtime { return c.m.fallback }
+
+func (c control) Lookup(id, key string) (*runtime.Runtime, bool) {
+	e, ok := c.m.find(id, key)
+	if !ok {
+		return nil, false
+	}
+	return e.session.rt, true
+}
+
+func (c control) Create(body []byte) (server.Created, error) {
+	if err := c.checkBodySize(body); err != nil {
+		return server.Created{}, err
+	}
+	cfg, err := ParseConfig(body, c.m.cfg.Startup)
+	if err != nil {
+		return server.Created{}, c.apiError(err)
+	}
+	s, err := c.m.admit(cfg)
+	if err != nil {
+		return server.Created{}, c.apiError(err)
+	}
+	return server.Created{ID: s.id, Key: s.key, ReservationBytes: cfg.Reservation()}, nil
+}
+
+func (c control) Delete(id, key string) error {
+	return c.apiError(c.m.Delete(id, key))
+}
+
+func (c control) Configure(id string, body []byte) error {
+	if err := c.checkBodySize(body); err != nil {
+		return err
+	}
+	base := c.m.cfg.Startup
+	if id == "" {
+		base = c.m.defaultBase
+	}
+	cfg, err := ParseConfig(body, base)
+	if err != nil {
+		return c.apiError(err)
+	}
+	return c.apiError(c.m.configure(id, cfg))
+}
+
+// checkBodySize refuses a configuration document over the per-session limit
+// before parsing it.
+func (c control) checkBodySize(body []byte) error {
+	if limit := c.m.cfg.Bounds.MaxConfigBytes; int64(len(body)) > limit {
+		return openai.ConfigurationTooLarge(limit)
+	}
+	return nil
+}
+
+// apiError translates a session error into the API's error vocabulary.
+func (c control) apiError(err error) error {
+	var cfgErr *ConfigError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &cfgErr):
+		return openai.InvalidConfiguration(cfgErr.Field, cfgErr.describe())
+	case errors.Is(err, ErrNotFound), errors.Is(err, ErrClosed):
+		return openai.SessionNotFound()
+	case errors.Is(err, ErrCapacityExceeded):
+		return openai.SessionCapacityExceeded(err.Error())
+	case errors.Is(err, ErrConfigTooLarge):
+		return openai.ConfigurationTooLarge(c.m.cfg.Bounds.MaxConfigBytes)
+	default:
+		return err
+	}
+}

@@ -1,0 +1,70 @@
+package session
+
+import "github.com/llmtestserver/llmtestserver/scenario"
+
+// Option changes a Config. Options apply in order over the server's startup
+// configuration.
+type Option interface {
+	apply(*Config)
+}
+
+type optionFunc func(*Config)
+
+func (f optionFunc) apply(c *Config) { f(c) }
+
+// RequireBearerToken makes the session require token as the provider API key
+// ("Authorization: Bearer <token>").
+func RequireBearerToken(token string) Option {
+	return optionFunc(func(c *Config) { c.BearerToken = token })
+}
+
+// UseModel adds models to those the session serves. A session that names no
+// model serves the built-in catalog.
+func UseModel(ids ...string) Option {
+	return optionFunc(func(c *Config) { c.Models = append(c.Models, ids...) })
+}
+
+// WithScenario adds a scenario after those already configured.
+func WithScenario(s scenario.Scenario) Option {
+	return optionFunc(func(c *Config) { c.Scenarios = append(c.Scenarios, s) })
+}
+
+// WithJournal bounds the request journal to capacity entries and maxBytes
+// bytes.
+func WithJournal(capacity int, maxBytes int64) Option {
+	return optionFunc(func(c *Config) { c.Journal = JournalConfig{Capacity: capacity, MaxBytes: maxBytes} })
+}
+
+// WithHistory bounds the stored responses to capacity.
+func WithHistory(capacity int) Option {
+	return optionFunc(func(c *Config) { c.History.Capacity = capacity })
+}
+
+// WithVideos bounds the video jobs to capacity.
+func WithVideos(capacity int) Option {
+	return optionFunc(func(c *Config) { c.Videos.Capacity = capacity })
+}
+
+// WithConfig replaces the whole configuration with cfg; later options apply
+// over it.
+func WithConfig(cfg Config) Option {
+	return optionFunc(func(c *Config) { *c = cfg.clone() })
+}
+
+// build applies opts over base.
+func build(base Config, opts []Option) Config {
+	cfg := base.clone()
+	for _, o := range opts {
+		o.apply(&cfg)
+	}
+	return cfg
+}
+
+// NewConfig returns DefaultConfig with opts applied, validated.
+func NewConfig(opts ...Option) (Config, error) {
+	cfg := build(DefaultConfig(), opts)
+	if err := cfg.Validate(); err != nil {
+		return Config{}, err
+	}
+	return cfg, nil
+}

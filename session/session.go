@@ -1,0 +1,126 @@
+package session
+
+import (
+	"net/http"
+	"sync"
+
+	"github.com/llmtestserver/llmtestserver/internal/runtime"
+	"github.com/llmtestserver/llmtestserver/journal"
+	"github.com/llmtestserver/llmtestserver/scenario"
+)
+
+// Session is a handle on one isolated session of a server. Its methods call
+// the session's runtime directly; they are safe for concurrent use.
+type Session struct {
+	m       *Manager
+	id, key string
+	rt      *runtime.Runtime
+
+	clientOnce sync.Once
+	client     *http.Client
+}
+
+// ID returns the session's ID, the value of the X-Llm-Test-Server-Session
+// header.
+func (s *Session) ID() string { return s.id }
+
+// Key returns the session's access key, the value of the
+// X-Llm-Test-Server-Session-Key header. Treat it as a secret: the server
+// never shows it again.
+func (s *Session) Key() string { return s.key }
+
+// BaseURL returns the base URL to give an SDK: the server's allocated
+// endpoint followed by /v1.
+func (s *Session) BaseURL() string { return s.m.cfg.Endpoint + "/v1" }
+
+// Endpoint returns the server's root URL, where /admin-api/ lives.
+func (s *Session) Endpoint() string { return s.m.cfg.Endpoint }
+
+// Transport returns a RoundTripper that sends every request with this
+// session's headers over the server's shared base transport.
+func (s *Session) Transport() http.RoundTripper {
+	return s.WrapTransport(s.m.cfg.Transport)
+}
+
+// WrapTransport returns a RoundTripper that sends every request with this
+// session's headers over base. base is not modified and stays usable, also
+// after the session is closed.
+func (s *Session) WrapTransport(base http.RoundTripper) http.RoundTripper {
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	return &transport{base: base, id: s.id, key: s.key}
+}
+
+// HTTPClient returns a client whose requests carry this session's headers.
+// Give it to the SDK, for example with option.WithHTTPClient.
+func (s *Session) HTTPClient() *http.Client {
+	s.clientOnce.Do(func() { s.client = &http.Client{Transport: s.Transport()} })
+	return s.client
+}
+
+// WrapClient returns a copy of c whose requests carry this session's headers,
+// sent over c's transport. c itself is not modified and stays usable, also
+// after the session is closed.
+func (s *Session) WrapClient(c *http.Client) *http.Client {
+	if c == nil {
+		c = http.DefaultClient
+	}
+	wrapped := *c
+	wrapped.Transport = s.WrapTransport(c.Transport)
+	return &wrapped
+}
+
+// Journal returns the session's request journal. It stays readable after
+// the session is closed.
+func (s *Session) Journal() *journal.Journal { return s.rt.Journal() }
+
+// Chat scripts the scenario name for Chat Completions requests. Replies take
+// effect at once and are part of the configuration: Reset makes them
+// available again, Configure replaces them.
+func (s *Session) Chat(name string) *scenario.Builder {
+	return scenario.NewBuilder(s.rt, name, scenario.Match{Endpoint: scenario.EndpointChatCompletions})
+}
+
+// Scenario scripts the scenario name for requests that match.
+func (s *Session) Scenario(name string, match scenario.Match) *scenario.Builder {
+	return scenario.NewBuilder(s.rt, name, match)
+}
+
+// Config returns the session's current configuration, scripted scenarios
+// included.
+func (s *Session) Config() (Config, error) { return s.m.config(s.id) }
+
+// Configure replaces the session's whole configuration with opts applied over
+// the server's startup configuration. It succeeds or changes nothing: an
+// invalid configuration, or one whose reservation does not fit the server's
+// budget, leaves the session as it was.
+func (s *Session) Configure(opts ...Option) error {
+	cfg := build(s.m.cfg.Startup, opts)
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	return s.m.configure(s.id, cfg)
+}
+
+// Reset clears the session's state and keeps its configuration: the journal
+// empties and every scripted reply is available again.
+func (s *Session) Reset() { s.rt.Reset() }
+
+// Reservation returns the bytes the session reserves in the server's budget.
+func (s *Session) Reservation() int64 {
+	cfg, err := s.Config()
+	if err != nil {
+		return 0
+	}
+	return cfg.Reservation()
+}
+
+// Close deletes the session. It is idempotent: closing a session that is
+// already gone is not an error.
+func (s *Session) Close() error {
+	if err := s.m.Delete(s.id, s.key); err != nil && !isNotFound(err) {
+		return err
+	}
+	return nil
+}
