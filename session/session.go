@@ -87,6 +87,11 @@ func (s *Session) Scenario(name string, match scenario.Match) *scenario.Builder 
 	return scenario.NewBuilder(s.rt, name, match)
 }
 
+// Pending returns the number of scripted replies not used yet. A reply
+// counts as used from the moment a request takes it until that request
+// fails to deliver it.
+func (s *Session) Pending() int { return s.rt.Pending() }
+
 // Config returns the session's current configuration, scripted scenarios
 // included.
 func (s *Session) Config() (Config, error) { return s.m.config(s.id) }

@@ -37,11 +37,12 @@ type Reservation struct {
 
 // Rollback returns the reply to the head of its queue, so that the next
 // matching request, typically the client's retry, gets it. A reply whose
-// queue was replaced meanwhile by Configure or Reset is dropped.
+// queue was replaced meanwhile by Configure or Reset is dropped, and so is
+// every reply of a retired runtime.
 func (r *Reservation) Rollback() {
 	r.rt.mu.Lock()
 	defer r.rt.mu.Unlock()
-	if slices.Contains(r.rt.queues, r.queue) {
+	if !r.rt.retired && slices.Contains(r.rt.queues, r.queue) {
 		r.queue.pending = slices.Insert(r.queue.pending, 0, r.Reply)
 	}
 }
@@ -104,10 +105,14 @@ func describeMatch(m *scenario.Match) string {
 
 // AddReplies appends replies to the scenario called name, creating it with
 // match after the existing scenarios if there is none. The scripted replies
-// become part of the settings, so Reset makes them available again.
+// become part of the settings, so Reset makes them available again. A
+// retired runtime ignores them.
 func (rt *Runtime) AddReplies(name string, match scenario.Match, replies ...scenario.Reply) {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
+	if rt.retired {
+		return
+	}
 	// Settings are shared by value with readers: copy before changing.
 	scenarios := slices.Clone(rt.settings.Scenarios)
 	i := slices.IndexFunc(scenarios, func(s scenario.Scenario) bool { return s.Name == name })
@@ -130,4 +135,15 @@ func (rt *Runtime) AddReplies(name string, match scenario.Match, replies ...scen
 	}
 	live[i].pending = append(live[i].pending, replies...)
 	rt.queues = live
+}
+
+// Pending returns the number of scripted replies not used yet.
+func (rt *Runtime) Pending() int {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	n := 0
+	for _, q := range rt.queues {
+		n += len(q.pending)
+	}
+	return n
 }

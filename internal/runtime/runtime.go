@@ -72,20 +72,28 @@ func (rt *Runtime) Settings() Settings {
 }
 
 // Configure replaces the settings as a whole. Scenario queues start afresh
-// from the new scenarios; the journal keeps what fits its new bounds.
+// from the new scenarios; the journal keeps what fits its new bounds. A
+// retired runtime stays as it is.
 func (rt *Runtime) Configure(s Settings) {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
+	if rt.retired {
+		return
+	}
 	rt.settings = s
 	rt.queues = newQueues(s.Scenarios)
 	rt.journal.Resize(s.JournalCapacity, s.JournalMaxBytes)
 }
 
 // Reset forgets all state and keeps the settings: every scripted reply is
-// available again, the journal is empty and generated IDs start over.
+// available again, the journal is empty and generated IDs start over. A
+// retired runtime stays as it is, so its journal can still be read.
 func (rt *Runtime) Reset() {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
+	if rt.retired {
+		return
+	}
 	rt.queues = newQueues(rt.settings.Scenarios)
 	rt.serial = 0
 	rt.journal.Reset()

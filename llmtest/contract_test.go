@@ -1,0 +1,234 @@
+package llmtest_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/llmtestserver/llmtestserver/llmtest"
+	"github.com/llmtestserver/llmtestserver/session"
+)
+
+// The rows of the session contract's HTTP table, over raw HTTP.
+
+func TestCreateSessionOverHTTP(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t, llmtest.WithDefaults(session.UseModel("gpt-4.1-mini")))
+	r := call(t, http.MethodPost, srv.URL()+"/admin-api/sessions", "{}", bearer(srv.ManagementKey())...)
+	if r.status != http.StatusCreated {
+		t.Fatalf("status %d, want 201; body %s", r.status, r.body)
+	}
+	var c created
+	if err := json.Unmarshal(r.body, &c); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		call(t, http.MethodDelete, srv.URL()+"/admin-api/sessions/"+c.ID, "", session.HeaderSession, c.ID, session.HeaderSessionKey, c.Key)
+	})
+	if got, want := r.header.Get("Location"), "/admin-api/sessions/"+c.ID; got != want {
+		t.Errorf("Location = %q, want %q", got, want)
+	}
+	if got := r.header.Get("Cache-Control"); got != "no-store" {
+		t.Errorf("Cache-Control = %q, want no-store", got)
+	}
+	if c.ID == "" || len(c.Key) < 64 {
+		t.Errorf("id %q, key %q: want an ID and a key of 256 random bits", c.ID, c.Key)
+	}
+	startup := srv.Manager().Startup()
+	if want := startup.Reservation(); c.ReservationBytes != want {
+		t.Errorf("reservation_bytes = %d, want the startup configuration's %d", c.ReservationBytes, want)
+	}
+	sess, ok := srv.Manager().Lookup(c.ID, c.Key)
+	if !ok {
+		t.Fatal("the created session cannot be looked up with its ID and key")
+	}
+	cfg, err := sess.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Models) != 1 || cfg.Models[0] != "gpt-4.1-mini" {
+		t.Errorf("{} gave models %v, want the startup configuration's [gpt-4.1-mini]", cfg.Models)
+	}
+}
+
+func TestCreateSessionWithConfiguration(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	c := createOverHTTP(t, srv, `{"bearer_token":"provider-key","journal":{"capacity":5,"max_bytes":65536},
+		"scenarios":[{"name":"greeting","match":{"endpoint":"chat.completions"},"replies":[{"text":"configured over HTTP"}]}]}`)
+	sel := []string{session.HeaderSession, c.ID, session.HeaderSessionKey, c.Key}
+	want := int64(65536 + 5*1024 + 1000*4096 + 16*128*1024 + 1<<20)
+	if c.ReservationBytes != want {
+		t.Errorf("reservation_bytes = %d, want %d", c.ReservationBytes, want)
+	}
+	r := call(t, http.MethodPost, srv.URL()+"/v1/chat/completions", chatBody("gpt-4.1-mini", "Hi"), join(sel, bearer("provider-key"))...)
+	if r.status != http.StatusOK || !strings.Contains(string(r.body), "configured over HTTP") {
+		t.Fatalf("status %d, body %s; want the configured reply", r.status, r.body)
+	}
+}
+
+func TestCreateSessionIsGuarded(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	sess := srv.NewSession(t)
+	url := srv.URL() + "/admin-api/sessions"
+	tests := []struct {
+		name    string
+		headers []string
+		status  int
+		code    string
+	}{
+		{"no management key", nil, http.StatusUnauthorized, ""},
+		{"wrong management key", bearer("not-the-key-at-all"), http.StatusUnauthorized, "invalid_api_key"},
+		{"session headers", join(bearer(srv.ManagementKey()), selectorOf(sess)), http.StatusBadRequest, "session_selector_not_allowed"},
+		{"one session header", join(bearer(srv.ManagementKey()), []string{session.HeaderSession, sess.ID()}), http.StatusBadRequest, "session_selector_not_allowed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := srv.Manager().Len()
+			call(t, http.MethodPost, url, "{}", tt.headers...).wantError(t, tt.status, tt.code)
+			if after := srv.Manager().Len(); after != before {
+				t.Errorf("sessions: %d before, %d after a refused creation", before, after)
+			}
+		})
+	}
+}
+
+// A request whose selector is incomplete, unknown, foreign or duplicated gets
+// 404 session_not_found and reaches no runtime: neither the default runtime
+// nor any session records it.
+func TestBadSelectorReachesNoRuntime(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t, llmtest.WithDefaults(session.WithScenario(greetingScenario("hello"))))
+	a := srv.NewSession(t)
+	b := srv.NewSession(t)
+	url := srv.URL() + "/v1/chat/completions"
+	tests := map[string][]string{
+		"only the ID":    {session.HeaderSession, a.ID()},
+		"only the key":   {session.HeaderSessionKey, a.Key()},
+		"unknown ID":     {session.HeaderSession, "sess_unknown", session.HeaderSessionKey, a.Key()},
+		"foreign key":    {session.HeaderSession, a.ID(), session.HeaderSessionKey, b.Key()},
+		"duplicate ID":   join(selectorOf(a), []string{session.HeaderSession, a.ID()}),
+		"duplicate key":  join(selectorOf(a), []string{session.HeaderSessionKey, a.Key()}),
+		"empty values":   {session.HeaderSession, "", session.HeaderSessionKey, ""},
+		"with mgmt auth": join([]string{session.HeaderSession, a.ID()}, bearer(srv.ManagementKey())),
+	}
+	for name, headers := range tests {
+		t.Run(name, func(t *testing.T) {
+			call(t, http.MethodPost, url, chatBody("gpt-4.1-mini", "Hi"), headers...).wantError(t, http.StatusNotFound, "session_not_found")
+			call(t, http.MethodGet, srv.URL()+"/admin-api/journal", "", headers...).wantError(t, http.StatusNotFound, "session_not_found")
+		})
+	}
+	// The default runtime still has its only reply, and no journal entry.
+	r := call(t, http.MethodGet, srv.URL()+"/admin-api/journal", "", bearer(srv.ManagementKey())...)
+	var j struct {
+		Data []json.RawMessage `json:"data"`
+	}
+	if err := json.Unmarshal(r.body, &j); err != nil || r.status != http.StatusOK {
+		t.Fatalf("default journal: %d %s", r.status, r.body)
+	}
+	if len(j.Data) != 0 {
+		t.Errorf("default runtime journaled %d requests with bad selectors", len(j.Data))
+	}
+	for _, s := range []*session.Session{a, b} {
+		if n := s.Journal().Len(); n != 0 {
+			t.Errorf("session %s journaled %d requests with bad selectors", s.ID(), n)
+		}
+	}
+	r = call(t, http.MethodPost, url, chatBody("gpt-4.1-mini", "Hi"), bearer(srv.ManagementKey())...)
+	if r.status != http.StatusOK || !strings.Contains(string(r.body), "hello") {
+		t.Errorf("default runtime reply: %d %s; want its untouched reply", r.status, r.body)
+	}
+}
+
+func TestDeleteSessionOverHTTP(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	c := createOverHTTP(t, srv, "{}")
+	sel := []string{session.HeaderSession, c.ID, session.HeaderSessionKey, c.Key}
+	url := srv.URL() + "/admin-api/sessions/" + c.ID
+	reserved := srv.Manager().Reserved()
+
+	t.Run("refused without its own headers", func(t *testing.T) {
+		call(t, http.MethodDelete, url, "", bearer(srv.ManagementKey())...).wantError(t, http.StatusNotFound, "session_not_found")
+		other := createOverHTTP(t, srv, "{}")
+		call(t, http.MethodDelete, url, "", session.HeaderSession, other.ID, session.HeaderSessionKey, other.Key).
+			wantError(t, http.StatusNotFound, "session_not_found")
+		call(t, http.MethodDelete, url, "", session.HeaderSession, c.ID, session.HeaderSessionKey, other.Key).
+			wantError(t, http.StatusNotFound, "session_not_found")
+		if _, ok := srv.Manager().Lookup(c.ID, c.Key); !ok {
+			t.Fatal("a refused deletion deleted the session")
+		}
+	})
+
+	t.Run("works after the provider key changed", func(t *testing.T) {
+		r := call(t, http.MethodPut, srv.URL()+"/admin-api/config", `{"bearer_token":"changed"}`, sel...)
+		if r.status != http.StatusNoContent {
+			t.Fatalf("configure: %d %s", r.status, r.body)
+		}
+		r = call(t, http.MethodDelete, url, "", sel...)
+		if r.status != http.StatusNoContent || len(r.body) != 0 {
+			t.Fatalf("delete: status %d body %q, want 204 and no body", r.status, r.body)
+		}
+		if got := srv.Manager().Reserved(); got != reserved-c.ReservationBytes {
+			t.Errorf("reserved after delete = %d, want %d", got, reserved-c.ReservationBytes)
+		}
+	})
+
+	t.Run("then every call is 404", func(t *testing.T) {
+		call(t, http.MethodDelete, url, "", sel...).wantError(t, http.StatusNotFound, "session_not_found")
+		call(t, http.MethodPost, srv.URL()+"/v1/chat/completions", chatBody("gpt-4.1-mini", "Hi"), sel...).
+			wantError(t, http.StatusNotFound, "session_not_found")
+		call(t, http.MethodGet, srv.URL()+"/admin-api/journal", "", sel...).wantError(t, http.StatusNotFound, "session_not_found")
+	})
+}
+
+// Control routes act on the selected runtime, guarded by its bearer token;
+// after a configure that changes it, control calls need the new token.
+func TestControlRoutes(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	c := createOverHTTP(t, srv, `{"bearer_token":"old-key","scenarios":[{"name":"g","match":{},"replies":[{"text":"one"}]}]}`)
+	sel := []string{session.HeaderSession, c.ID, session.HeaderSessionKey, c.Key}
+	base := srv.URL()
+
+	call(t, http.MethodGet, base+"/admin-api/journal", "", sel...).wantError(t, http.StatusUnauthorized, "")
+	r := call(t, http.MethodPost, base+"/v1/chat/completions", chatBody("gpt-4.1-mini", "Hi"), join(sel, bearer("old-key"))...)
+	if r.status != http.StatusOK {
+		t.Fatalf("chat: %d %s", r.status, r.body)
+	}
+	r = call(t, http.MethodGet, base+"/admin-api/journal", "", join(sel, bearer("old-key"))...)
+	var j struct {
+		Object string `json:"object"`
+		Data   []struct {
+			Path      string `json:"path"`
+			Status    int    `json:"status"`
+			UserText  string `json:"user_text"`
+			ReplyText string `json:"reply_text"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(r.body, &j); err != nil {
+		t.Fatalf("journal: %v; body %s", err, r.body)
+	}
+	if j.Object != "list" || len(j.Data) != 1 || j.Data[0].ReplyText != "one" || j.Data[0].UserText != "Hi" || j.Data[0].Status != 200 {
+		t.Errorf("journal = %s, want the one chat request", r.body)
+	}
+	if strings.Contains(string(r.body), c.Key) || strings.Contains(string(r.body), "old-key") {
+		t.Errorf("journal leaks a credential: %s", r.body)
+	}
+
+	r = call(t, http.MethodPost, base+"/admin-api/reset", "", join(sel, bearer("old-key"))...)
+	if r.status != http.StatusNoContent {
+		t.Fatalf("reset: %d %s", r.status, r.body)
+	}
+	r = call(t, http.MethodPut, base+"/admin-api/config", `{"bearer_token":"new-key"}`, join(sel, bearer("old-key"))...)
+	if r.status != http.StatusNoContent {
+		t.Fatalf("configure: %d %s", r.status, r.body)
+	}
+	call(t, http.MethodGet, base+"/admin-api/journal", "", join(sel, bearer("old-key"))...).wantError(t, http.StatusUnauthorized, "invalid_api_key")
+	r = call(t, http.MethodGet, base+"/admin-api/journal", "", join(sel, bearer("new-key"))...)
+	if r.status != http.StatusOK || !strings.Contains(string(r.body), `"data":[]`) {
+		t.Errorf("journal after reset: %d %s, want an empty list", r.status, r.body)
+	}
+}

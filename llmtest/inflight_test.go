@@ -1,0 +1,124 @@
+package llmtest_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/llmtestserver/llmtestserver/llmtest"
+	"github.com/llmtestserver/llmtestserver/session"
+)
+
+// eventually polls cond until it holds, failing the test after 10 seconds.
+// It observes server state that has no event to wait on, such as a reply
+// being taken by a request that is still in flight.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting until %s", what)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// Deleting a session while a delayed reply is pending ends that request with
+// 409 llm_test_server_request_superseded; afterwards its headers get 404 and
+// nothing was written into the deleted session.
+func TestDeleteDuringDelayedResponse(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	sess := srv.NewSession(t)
+	sess.Chat("slow").RespondsAfter(time.Hour, "never delivered")
+	sel := selectorOf(sess)
+
+	done := make(chan reply, 1)
+	go func() {
+		done <- call(t, http.MethodPost, srv.URL()+"/v1/chat/completions", chatBody("gpt-4.1-mini", "Hi"), sel...)
+	}()
+	eventually(t, "the delayed request took its reply", func() bool { return sess.Pending() == 0 })
+	if err := sess.Close(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case r := <-done:
+		r.wantError(t, http.StatusConflict, "llm_test_server_request_superseded")
+	case <-time.After(10 * time.Second):
+		t.Fatal("the in-flight request did not end when its session was deleted")
+	}
+	call(t, http.MethodPost, srv.URL()+"/v1/chat/completions", chatBody("gpt-4.1-mini", "Hi"), sel...).
+		wantError(t, http.StatusNotFound, "session_not_found")
+	if n := sess.Journal().Len(); n != 0 {
+		t.Errorf("the deleted session's journal has %d entries, want none", n)
+	}
+	if sess.Pending() != 0 {
+		t.Errorf("the deleted session got its reply back: nothing may be written into it")
+	}
+}
+
+// The same holds when the delayed queue came in the configuration posted to
+// POST /admin-api/sessions.
+func TestDeleteDuringDelayedResponseConfiguredOverHTTP(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	c := createOverHTTP(t, srv, `{"scenarios":[{"name":"slow","match":{},"replies":[{"text":"late","delay_ms":3600000}]}]}`)
+	sel := []string{session.HeaderSession, c.ID, session.HeaderSessionKey, c.Key}
+	sess, _ := srv.Manager().Lookup(c.ID, c.Key)
+
+	done := make(chan reply, 1)
+	go func() {
+		done <- call(t, http.MethodPost, srv.URL()+"/v1/chat/completions", chatBody("gpt-4.1-mini", "Hi"), sel...)
+	}()
+	eventually(t, "the delayed request took its reply", func() bool { return sess.Pending() == 0 })
+	r := call(t, http.MethodDelete, srv.URL()+"/admin-api/sessions/"+c.ID, "", sel...)
+	if r.status != http.StatusNoContent {
+		t.Fatalf("delete: %d %s", r.status, r.body)
+	}
+	(<-done).wantError(t, http.StatusConflict, "llm_test_server_request_superseded")
+	call(t, http.MethodGet, srv.URL()+"/v1/models", "", sel...).wantError(t, http.StatusNotFound, "session_not_found")
+	if n := sess.Journal().Len(); n != 0 {
+		t.Errorf("the deleted session's journal has %d entries, want none", n)
+	}
+}
+
+// A client that gives up while its reply is held back puts the reply back at
+// the head of its queue, and the request is journaled as 499.
+func TestCancelledRequestRollsBack(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	sess := srv.NewSession(t)
+	sess.Chat("script").RespondsAfter(time.Hour, "held back").Responds("next")
+	client := clientFor(sess, "k")
+
+	giveUp := func() {
+		t.Helper()
+		ctx, cancel := context.WithCancel(context.Background())
+		errc := make(chan error, 1)
+		go func() {
+			_, err := client.Chat.Completions.New(ctx, userTurn("gpt-4.1-mini", "Hi"))
+			errc <- err
+		}()
+		eventually(t, "the request took the held-back reply", func() bool { return sess.Pending() == 1 })
+		n := sess.Journal().Len()
+		cancel()
+		if err := <-errc; !errors.Is(err, context.Canceled) {
+			t.Fatalf("cancelled call: err = %v, want context.Canceled", err)
+		}
+		eventually(t, "the cancelled request is journaled", func() bool { return sess.Journal().Len() == n+1 })
+		if got := sess.Pending(); got != 2 {
+			t.Fatalf("pending replies after the cancel = %d, want 2", got)
+		}
+	}
+	giveUp()
+	// Had the reply gone to the back of the queue, this request would get
+	// "next" at once instead of waiting for the held-back reply.
+	giveUp()
+	for _, e := range sess.Journal().Entries() {
+		if e.Status != 499 || e.Scenario != "script" || e.ReplyText != "" {
+			t.Errorf("journal entry %+v, want status 499 from script with no reply text", e)
+		}
+	}
+}
