@@ -4,16 +4,16 @@ go 1.26.0
 
 require (
 	github.com/openai/openai-go/v3 v3.98.0
+	github.com/sashabaranov/go-openai v1.43.0
 	github.com/tiktoken-go/tokenizer v0.10.0
+	go.uber.org/goleak v1.3.0
 )
 
 require (
 	github.com/coder/websocket v1.8.15 // indirect
 	github.com/dlclark/regexp2/v2 v2.5.1 // indirect
-	github.com/sashabaranov/go-openai v1.43.0 // indirect
 	github.com/tidwall/gjson v1.20.0 // indirect
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.2.1 // indirect
 	github.com/tidwall/sjson v1.2.5 // indirect
-	go.uber.org/goleak v1.3.0 // indirect
 )

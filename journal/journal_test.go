@@ -1,0 +1,107 @@
+package journal_test
+
+import (
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/llmtestserver/llmtestserver/journal"
+)
+
+func TestCapacityEvictsOldest(t *testing.T) {
+	j := journal.New(2, 1<<20)
+	for _, text := range []string{"a", "b", "c"} {
+		j.Record(journal.Entry{UserText: text})
+	}
+	got := j.Entries()
+	if len(got) != 2 || got[0].UserText != "b" || got[1].UserText != "c" || got[1].Seq != 3 {
+		t.Fatalf("entries = %+v, want b (#2) and c (#3)", got)
+	}
+	if j.Evicted() != 1 {
+		t.Errorf("Evicted() = %d, want 1", j.Evicted())
+	}
+}
+
+func TestByteBoundEvictsOldest(t *testing.T) {
+	j := journal.New(100, 1000)
+	for range 10 {
+		j.Record(journal.Entry{ReplyText: strings.Repeat("x", 300)})
+	}
+	if n := j.Len(); n != 2 {
+		t.Fatalf("Len() = %d, want 2 entries of ~460 bytes within 1000", n)
+	}
+	if last, _ := j.Last(); last.Seq != 10 {
+		t.Errorf("last Seq = %d, want 10", last.Seq)
+	}
+}
+
+func TestLongTextsAreClipped(t *testing.T) {
+	j := journal.New(10, 1<<20)
+	long := strings.Repeat("é", 10_000) // 20,000 bytes
+	j.Record(journal.Entry{UserText: long})
+	e, _ := j.Last()
+	if len(e.UserText) > 8<<10 || !strings.HasPrefix(long, e.UserText) {
+		t.Errorf("clipped text has %d bytes, want at most 8 KiB of the original", len(e.UserText))
+	}
+	if !json.Valid([]byte(`"`+e.UserText+`"`)) || strings.ContainsRune(e.UserText, '\uFFFD') {
+		t.Error("clipping split a UTF-8 sequence")
+	}
+}
+
+func TestResetAndResize(t *testing.T) {
+	j := journal.New(10, 1<<20)
+	for range 5 {
+		j.Record(journal.Entry{})
+	}
+	j.Resize(2, 1<<20)
+	if j.Len() != 2 || j.Evicted() != 3 {
+		t.Errorf("after Resize(2): Len %d Evicted %d, want 2 and 3", j.Len(), j.Evicted())
+	}
+	j.Reset()
+	j.Record(journal.Entry{})
+	if e, _ := j.Last(); j.Len() != 1 || e.Seq != 1 || j.Evicted() != 0 {
+		t.Errorf("after Reset: Len %d Seq %d Evicted %d, want 1, 1, 0", j.Len(), e.Seq, j.Evicted())
+	}
+	if _, ok := journal.New(1, 1).Last(); ok {
+		t.Error("Last() on an empty journal reported an entry")
+	}
+}
+
+func TestEntryJSONRoundTrip(t *testing.T) {
+	in := journal.Entry{Seq: 7, Time: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Duration: 1500 * time.Microsecond,
+		Method: "POST", Path: "/v1/chat/completions", Status: 200, Model: "gpt-4.1-mini", Stream: true,
+		UserText: "Hi", ReplyText: "Hello", Scenario: "greeting", ErrorCode: ""}
+	b, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"duration_ms":1.5`) || !strings.Contains(string(b), `"user_text":"Hi"`) {
+		t.Errorf("JSON %s lacks snake_case fields or the duration in ms", b)
+	}
+	var out journal.Entry
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	if out != in {
+		t.Errorf("round trip:\n got %+v\nwant %+v", out, in)
+	}
+}
+
+func TestConcurrentRecording(t *testing.T) {
+	j := journal.New(50, 1<<20)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 100 {
+				j.Record(journal.Entry{UserText: "x"})
+				j.Entries()
+			}
+		})
+	}
+	wg.Wait()
+	if e, _ := j.Last(); j.Len() != 50 || e.Seq != 800 || j.Evicted() != 750 {
+		t.Errorf("Len %d last Seq %d Evicted %d, want 50, 800, 750", j.Len(), e.Seq, j.Evicted())
+	}
+}

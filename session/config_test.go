@@ -1,0 +1,125 @@
+package session_test
+
+import (
+	"encoding/json"
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/llmtestserver/llmtestserver/scenario"
+	"github.com/llmtestserver/llmtestserver/session"
+)
+
+func TestDefaultReservationFitsTheDefaultBudget(t *testing.T) {
+	cfg := session.DefaultConfig()
+	r := cfg.Reservation()
+	if r > 16<<20 || r < 15<<20 {
+		t.Errorf("default reservation = %d bytes, want about 16 MiB", r)
+	}
+	b := session.DefaultBounds()
+	if int64(b.MaxSessions)*r > b.MaxReservedBytes {
+		t.Errorf("%d default sessions reserve %d bytes, over the %d budget", b.MaxSessions, int64(b.MaxSessions)*r, b.MaxReservedBytes)
+	}
+	if b.MaxSessions != 32 || b.MaxReservedBytes != 512<<20 || b.MaxConfigBytes != 1<<20 {
+		t.Errorf("DefaultBounds() = %+v, want 32 sessions, 512 MiB, 1 MiB", b)
+	}
+}
+
+func TestReservationIsAPureFunctionOfTheConfiguration(t *testing.T) {
+	cfg := session.Config{
+		Journal: session.JournalConfig{Capacity: 10, MaxBytes: 1000},
+		History: session.HistoryConfig{Capacity: 2},
+		Videos:  session.VideosConfig{Capacity: 1},
+	}
+	want := int64(1000 + 10*1024 + 2*4096 + 1*128*1024 + 1<<20)
+	if got := cfg.Reservation(); got != want {
+		t.Errorf("Reservation() = %d, want %d", got, want)
+	}
+	cfg.Scenarios = []scenario.Scenario{{Name: "x", Replies: []scenario.Reply{{Text: "y"}}}}
+	cfg.BearerToken = "k"
+	if got := cfg.Reservation(); got != want {
+		t.Errorf("scenarios and tokens changed the reservation to %d", got)
+	}
+}
+
+func TestParseConfigReadsOverTheBase(t *testing.T) {
+	base, err := session.NewConfig(session.RequireBearerToken("base-key"), session.UseModel("gpt-4.1-mini"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := session.ParseConfig([]byte(`{"journal":{"capacity":5},"models":["gpt-4o"]}`), base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.BearerToken != "base-key" || got.Journal.Capacity != 5 || got.Journal.MaxBytes != base.Journal.MaxBytes ||
+		!reflect.DeepEqual(got.Models, []string{"gpt-4o"}) {
+		t.Errorf("ParseConfig = %+v", got)
+	}
+	if base.Models[0] != "gpt-4.1-mini" {
+		t.Error("ParseConfig changed its base")
+	}
+	for _, body := range []string{``, `{}`, "  \n"} {
+		got, err := session.ParseConfig([]byte(body), base)
+		if err != nil || !reflect.DeepEqual(got, base) {
+			t.Errorf("ParseConfig(%q) = %+v, %v; want the base", body, got, err)
+		}
+	}
+}
+
+func TestParseConfigErrors(t *testing.T) {
+	tests := map[string]struct{ body, field string }{
+		"unknown field":      {`{"bearer":"x"}`, ""},
+		"wrong type":         {`{"models":"gpt-4o"}`, ""},
+		"empty model":        {`{"models":[""]}`, "models[0]"},
+		"duplicate model":    {`{"models":["a","a"]}`, "models[1]"},
+		"journal too big":    {`{"journal":{"max_bytes":1099511627776}}`, "journal.max_bytes"},
+		"too many videos":    {`{"videos":{"capacity":100000}}`, "videos.capacity"},
+		"scenario no name":   {`{"scenarios":[{"match":{},"replies":[{"text":"x"}]}]}`, "scenarios[0]"},
+		"reply unknown key":  {`{"scenarios":[{"name":"s","match":{},"replies":[{"txt":"x"}]}]}`, ""},
+		"two documents":      {`{}{}`, ""},
+		"not an object":      {`[]`, ""},
+		"history negative":   {`{"history":{"capacity":-3}}`, "history.capacity"},
+		"journal capacity 0": {`{"journal":{"capacity":0}}`, "journal.capacity"},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			_, err := session.ParseConfig([]byte(tt.body), session.DefaultConfig())
+			var cfgErr *session.ConfigError
+			if !errors.As(err, &cfgErr) || !errors.Is(err, session.ErrInvalidConfig) {
+				t.Fatalf("err = %v, want a *ConfigError matching ErrInvalidConfig", err)
+			}
+			if cfgErr.Field != tt.field {
+				t.Errorf("Field = %q, want %q (%v)", cfgErr.Field, tt.field, err)
+			}
+		})
+	}
+}
+
+func TestConfigJSONRoundTrip(t *testing.T) {
+	in, err := session.NewConfig(session.RequireBearerToken("k"), session.UseModel("gpt-4.1-mini"),
+		session.WithScenario(scenario.Scenario{Name: "s", Match: scenario.Match{UserContains: "hi"}, Replies: []scenario.Reply{{Text: "x"}}}),
+		session.WithJournal(3, 4096), session.WithHistory(7), session.WithVideos(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := session.ParseConfig(b, session.Config{})
+	if err != nil {
+		t.Fatalf("ParseConfig(%s): %v", b, err)
+	}
+	if !reflect.DeepEqual(out, in) {
+		t.Errorf("round trip:\n got %+v\nwant %+v", out, in)
+	}
+}
+
+func TestOptionsDoNotShareSlices(t *testing.T) {
+	base, _ := session.NewConfig(session.UseModel("a"))
+	one, _ := session.NewConfig(session.WithConfig(base), session.UseModel("b"))
+	two, _ := session.NewConfig(session.WithConfig(base), session.UseModel("c"))
+	if !reflect.DeepEqual(one.Models, []string{"a", "b"}) || !reflect.DeepEqual(two.Models, []string{"a", "c"}) {
+		t.Errorf("configurations built from one base share their models: %v %v", one.Models, two.Models)
+	}
+}
