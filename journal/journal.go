@@ -8,8 +8,10 @@ type Journal struct {
 	mu       sync.Mutex
 	capacity int     // most entries kept
 	maxBytes int64   // most bytes kept, as counted by Entry.size
-	entries  []Entry // oldest first
-	bytes    int64   // sum of the sizes of entries
+	ring     []Entry // kept entries, oldest at head; grows up to capacity
+	head     int     // index in ring of the oldest entry
+	count    int     // number of kept entries
+	bytes    int64   // sum of the sizes of kept entries
 	seq      uint64  // Seq of the last recorded entry
 	evicted  uint64  // entries dropped to respect the bounds
 }
@@ -28,51 +30,75 @@ func (j *Journal) Record(e Entry) {
 	defer j.mu.Unlock()
 	j.seq++
 	e.Seq = j.seq
-	j.entries = append(j.entries, e)
+	if j.count == j.capacity {
+		j.dropOldest()
+	}
+	if j.count == len(j.ring) {
+		j.grow()
+	}
+	j.ring[(j.head+j.count)%len(j.ring)] = e
+	j.count++
 	j.bytes += e.size()
 	j.trim()
 }
 
+// grow enlarges the ring, oldest entry first, without passing capacity, so an
+// idle journal costs nothing. The caller holds mu.
+func (j *Journal) grow() {
+	n := min(max(2*len(j.ring), 16), j.capacity)
+	j.ring = append(j.ordered(make([]Entry, 0, n)), make([]Entry, n-j.count)...)
+	j.head = 0
+}
+
+// dropOldest evicts the oldest entry. The caller holds mu.
+func (j *Journal) dropOldest() {
+	j.bytes -= j.ring[j.head].size()
+	j.ring[j.head] = Entry{} // release its strings
+	j.head = (j.head + 1) % len(j.ring)
+	j.count--
+	j.evicted++
+}
+
 // trim evicts the oldest entries until both bounds hold. The caller holds mu.
 func (j *Journal) trim() {
-	drop := 0
-	for drop < len(j.entries) && (len(j.entries)-drop > j.capacity || j.bytes > j.maxBytes) {
-		j.bytes -= j.entries[drop].size()
-		drop++
+	for j.count > 0 && (j.count > j.capacity || j.bytes > j.maxBytes) {
+		j.dropOldest()
 	}
-	if drop == 0 {
-		return
+}
+
+// ordered appends the kept entries to dst, oldest first. The caller holds mu.
+func (j *Journal) ordered(dst []Entry) []Entry {
+	for i := range j.count {
+		dst = append(dst, j.ring[(j.head+i)%len(j.ring)])
 	}
-	j.evicted += uint64(drop)
-	// Copy the survivors down so the backing array does not keep evicted
-	// entries reachable.
-	n := copy(j.entries, j.entries[drop:])
-	clear(j.entries[n:])
-	j.entries = j.entries[:n]
+	return dst
 }
 
 // Entries returns a copy of the kept entries, oldest first.
 func (j *Journal) Entries() []Entry {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	return append([]Entry(nil), j.entries...)
+	if j.count == 0 {
+		return nil
+	}
+	return j.ordered(make([]Entry, 0, j.count))
 }
 
 // Last returns the newest entry, and false when the journal is empty.
 func (j *Journal) Last() (Entry, bool) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if len(j.entries) == 0 {
+	if j.count == 0 {
 		return Entry{}, false
 	}
-	return j.entries[len(j.entries)-1], true
+	return j.ring[(j.head+j.count-1)%len(j.ring)], true
 }
 
 // Len returns the number of kept entries.
 func (j *Journal) Len() int {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	return len(j.entries)
+	return j.count
 }
 
 // Evicted returns how many entries were dropped to respect the bounds since
@@ -87,7 +113,7 @@ func (j *Journal) Evicted() uint64 {
 func (j *Journal) Reset() {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	j.entries, j.bytes, j.seq, j.evicted = nil, 0, 0, 0
+	j.ring, j.head, j.count, j.bytes, j.seq, j.evicted = nil, 0, 0, 0, 0, 0
 }
 
 // Resize changes the bounds, evicting what no longer fits.
@@ -96,4 +122,7 @@ func (j *Journal) Resize(capacity int, maxBytes int64) {
 	defer j.mu.Unlock()
 	j.capacity, j.maxBytes = capacity, maxBytes
 	j.trim()
+	// Re-lay the ring so that it never holds more slots than the new capacity.
+	kept := j.ordered(make([]Entry, 0, j.count))
+	j.ring, j.head = kept, 0
 }

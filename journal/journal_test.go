@@ -105,3 +105,30 @@ func TestConcurrentRecording(t *testing.T) {
 		t.Errorf("Len %d last Seq %d Evicted %d, want 50, 800, 750", j.Len(), e.Seq, j.Evicted())
 	}
 }
+
+func TestRingKeepsOrderAcrossWrapsAndResizes(t *testing.T) {
+	j := journal.New(5, 1<<20)
+	check := func(first, last uint64) {
+		t.Helper()
+		got := j.Entries()
+		if len(got) != int(last-first+1) {
+			t.Fatalf("kept %d entries, want #%d..#%d", len(got), first, last)
+		}
+		for i, e := range got {
+			if e.Seq != first+uint64(i) {
+				t.Fatalf("entry %d is #%d, want #%d", i, e.Seq, first+uint64(i))
+			}
+		}
+	}
+	for range 23 {
+		j.Record(journal.Entry{})
+	}
+	check(19, 23)
+	j.Resize(3, 1<<20)
+	check(21, 23)
+	j.Resize(40, 1<<20)
+	for range 30 {
+		j.Record(journal.Entry{})
+	}
+	check(21, 53)
+}

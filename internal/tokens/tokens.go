@@ -53,9 +53,12 @@ var codecs sync.Map // Encoding -> func() (tokenizer.Codec, error)
 
 // codec loads the vocabulary of enc once per process.
 func codec(enc Encoding) tokenizer.Codec {
-	load, _ := codecs.LoadOrStore(enc, sync.OnceValues(func() (tokenizer.Codec, error) {
-		return tokenizer.Get(enc)
-	}))
+	load, ok := codecs.Load(enc)
+	if !ok {
+		load, _ = codecs.LoadOrStore(enc, sync.OnceValues(func() (tokenizer.Codec, error) {
+			return tokenizer.Get(enc)
+		}))
+	}
 	c, err := load.(func() (tokenizer.Codec, error))()
 	if err != nil {
 		// The encodings above are compiled into the tokenizer module; failing
@@ -65,13 +68,13 @@ func codec(enc Encoding) tokenizer.Codec {
 	return c
 }
 
-// Count returns the number of tokens of text in model's encoding.
+// Count returns the number of tokens of text in model's encoding. Counts are
+// cached process-wide: each distinct text is tokenized once.
 func Count(model, text string) int {
 	if text == "" {
 		return 0
 	}
-	ids, _, _ := codec(EncodingFor(model)).Encode(text)
-	return len(ids)
+	return cachedCount(EncodingFor(model), text)
 }
 
 // Split cuts text into its tokens, in order; joined they give text back.

@@ -46,3 +46,17 @@ func TestSplitJoinsBack(t *testing.T) {
 		t.Errorf("joined pieces = %q, want %q", got, text)
 	}
 }
+
+func TestCountIsCached(t *testing.T) {
+	text := strings.Repeat("cache me if you can ", 50)
+	first := Count("gpt-4o", text)
+	if allocs := testing.AllocsPerRun(50, func() { Count("gpt-4o", text) }); allocs != 0 {
+		t.Errorf("a cached count allocates %v times", allocs)
+	}
+	if again := Count("gpt-4o", text); again != first {
+		t.Errorf("cached count %d, first count %d", again, first)
+	}
+	if other := Count("gpt-4", text); other == 0 {
+		t.Error("the cache confused encodings")
+	}
+}
