@@ -127,8 +127,8 @@ func TestRefusedConfigurationChangesNothing(t *testing.T) {
 		name, body, code, param string
 	}{
 		{"malformed JSON", `{"journal":`, "invalid_configuration", ""},
-		{"unknown field", `{"jurnal":{"capacity":3}}`, "invalid_configuration", ""},
-		{"wrong type", `{"journal":{"capacity":"many"}}`, "invalid_configuration", ""},
+		{"unknown field", `{"jurnal":{"capacity":3}}`, "invalid_configuration", "jurnal"},
+		{"wrong type", `{"journal":{"capacity":"many"}}`, "invalid_configuration", "journal.capacity"},
 		{"zero journal", `{"journal":{"capacity":0,"max_bytes":100}}`, "invalid_configuration", "journal.capacity"},
 		{"negative history", `{"history":{"capacity":-1}}`, "invalid_configuration", "history.capacity"},
 		{"scenario without replies", `{"scenarios":[{"name":"x","match":{},"replies":[]}]}`, "invalid_configuration", "scenarios[0]"},

@@ -184,6 +184,31 @@ func TestDeleteSessionOverHTTP(t *testing.T) {
 	})
 }
 
+// The default runtime guards session creation: a configuration may change
+// its bearer token but not remove it.
+func TestDefaultRuntimeKeepsABearerToken(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	url := srv.URL() + "/admin-api/config"
+	r := call(t, http.MethodPut, url, `{"bearer_token":""}`, bearer(srv.ManagementKey())...)
+	r.wantError(t, http.StatusBadRequest, "invalid_configuration")
+	call(t, http.MethodPost, srv.URL()+"/admin-api/sessions", "{}").wantError(t, http.StatusUnauthorized, "")
+	r = call(t, http.MethodPut, url, `{"bearer_token":"rotated"}`, bearer(srv.ManagementKey())...)
+	if r.status != http.StatusNoContent {
+		t.Fatalf("rotate: %d %s", r.status, r.body)
+	}
+	createOverHTTPWith(t, srv, "rotated")
+}
+
+// A closed server admits no sessions, and says so with a 503.
+func TestCreateAfterClose(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	srv.Manager().Close()
+	call(t, http.MethodPost, srv.URL()+"/admin-api/sessions", "{}", bearer(srv.ManagementKey())...).
+		wantError(t, http.StatusServiceUnavailable, "server_shutting_down")
+}
+
 // Control routes act on the selected runtime, guarded by its bearer token;
 // after a configure that changes it, control calls need the new token.
 func TestControlRoutes(t *testing.T) {

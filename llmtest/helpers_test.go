@@ -115,7 +115,18 @@ type created struct {
 // cleanup.
 func createOverHTTP(t *testing.T, srv *llmtest.Server, body string) created {
 	t.Helper()
-	r := call(t, http.MethodPost, srv.URL()+"/admin-api/sessions", body, bearer(srv.ManagementKey())...)
+	return createOverHTTPAs(t, srv, srv.ManagementKey(), body)
+}
+
+// createOverHTTPWith creates a default session with the given management key.
+func createOverHTTPWith(t *testing.T, srv *llmtest.Server, key string) created {
+	t.Helper()
+	return createOverHTTPAs(t, srv, key, "{}")
+}
+
+func createOverHTTPAs(t *testing.T, srv *llmtest.Server, key, body string) created {
+	t.Helper()
+	r := call(t, http.MethodPost, srv.URL()+"/admin-api/sessions", body, bearer(key)...)
 	if r.status != http.StatusCreated {
 		t.Fatalf("create: status %d, body %s", r.status, r.body)
 	}

@@ -1,8 +1,6 @@
 package llmtest
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -36,7 +34,7 @@ func New(opts ...Option) (*Server, error) {
 		}
 	}
 	if !s.managementKeySet {
-		s.managementKey = GenerateKey()
+		s.managementKey = session.NewManagementKey()
 	}
 	startup, err := session.NewConfig(s.startup...)
 	if err != nil {
@@ -112,11 +110,4 @@ func (s *Server) Close() {
 	s.manager.Close()
 	s.http.Close()
 	s.transport.CloseIdleConnections()
-}
-
-// GenerateKey returns a random management key: 256 bits, hex encoded.
-func GenerateKey() string {
-	b := make([]byte, 32)
-	rand.Read(b) // never fails: see crypto/rand.Read
-	return "llmtest-" + hex.EncodeToString(b)
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/llmtestserver/llmtestserver/internal/runtime"
 	"github.com/llmtestserver/llmtestserver/scenario"
@@ -159,7 +160,7 @@ func ParseConfig(data []byte, base Config) (Config, error) {
 		dec := json.NewDecoder(bytes.NewReader(data))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&cfg); err != nil {
-			return Config{}, &ConfigError{Reason: describeJSONError(err)}
+			return Config{}, jsonConfigError(err)
 		}
 		if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 			return Config{}, &ConfigError{Reason: "trailing data after the JSON document"}
@@ -171,12 +172,18 @@ func ParseConfig(data []byte, base Config) (Config, error) {
 	return cfg, nil
 }
 
-func describeJSONError(err error) string {
+// jsonConfigError turns a decoding error into a ConfigError that names the
+// field when the decoder says which.
+func jsonConfigError(err error) *ConfigError {
 	var typeErr *json.UnmarshalTypeError
 	if errors.As(err, &typeErr) && typeErr.Field != "" {
-		return fmt.Sprintf("%s: expected %s, got JSON %s", typeErr.Field, typeErr.Type, typeErr.Value)
+		return &ConfigError{typeErr.Field, fmt.Sprintf("expected %s, got JSON %s", typeErr.Type, typeErr.Value)}
 	}
-	return err.Error()
+	msg := strings.TrimPrefix(err.Error(), "json: ")
+	if field, ok := strings.CutPrefix(msg, "unknown field "); ok {
+		return &ConfigError{strings.Trim(field, `"`), "unknown field"}
+	}
+	return &ConfigError{Reason: "not a valid JSON document: " + msg}
 }
 
 // clone returns a deep copy of c, so that sessions built from one template

@@ -68,14 +68,14 @@ func TestParseConfigReadsOverTheBase(t *testing.T) {
 
 func TestParseConfigErrors(t *testing.T) {
 	tests := map[string]struct{ body, field string }{
-		"unknown field":      {`{"bearer":"x"}`, ""},
-		"wrong type":         {`{"models":"gpt-4o"}`, ""},
+		"unknown field":      {`{"bearer":"x"}`, "bearer"},
+		"wrong type":         {`{"models":"gpt-4o"}`, "models"},
 		"empty model":        {`{"models":[""]}`, "models[0]"},
 		"duplicate model":    {`{"models":["a","a"]}`, "models[1]"},
 		"journal too big":    {`{"journal":{"max_bytes":1099511627776}}`, "journal.max_bytes"},
 		"too many videos":    {`{"videos":{"capacity":100000}}`, "videos.capacity"},
 		"scenario no name":   {`{"scenarios":[{"match":{},"replies":[{"text":"x"}]}]}`, "scenarios[0]"},
-		"reply unknown key":  {`{"scenarios":[{"name":"s","match":{},"replies":[{"txt":"x"}]}]}`, ""},
+		"reply unknown key":  {`{"scenarios":[{"name":"s","match":{},"replies":[{"txt":"x"}]}]}`, "txt"},
 		"two documents":      {`{}{}`, ""},
 		"not an object":      {`[]`, ""},
 		"history negative":   {`{"history":{"capacity":-3}}`, "history.capacity"},

@@ -2,6 +2,7 @@ package session
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/llmtestserver/llmtestserver/internal/openai"
 	"github.com/llmtestserver/llmtestserver/internal/runtime"
@@ -53,6 +54,11 @@ func (c control) Configure(id string, body []byte) error {
 	if err != nil {
 		return c.apiError(err)
 	}
+	if id == "" && c.m.cfg.ManagementKey != "" && cfg.BearerToken == "" {
+		// Without a bearer token anyone could create sessions.
+		return openai.InvalidConfiguration("bearer_token",
+			"bearer_token: the default runtime guards session creation and must keep a bearer token")
+	}
 	return c.apiError(c.m.configure(id, cfg))
 }
 
@@ -73,13 +79,25 @@ func (c control) apiError(err error) error {
 		return nil
 	case errors.As(err, &cfgErr):
 		return openai.InvalidConfiguration(cfgErr.Field, cfgErr.describe())
-	case errors.Is(err, ErrNotFound), errors.Is(err, ErrClosed):
+	case errors.Is(err, ErrClosed):
+		return openai.ShuttingDown()
+	case errors.Is(err, ErrNotFound):
 		return openai.SessionNotFound()
 	case errors.Is(err, ErrCapacityExceeded):
-		return openai.SessionCapacityExceeded(err.Error())
+		return openai.SessionCapacityExceeded(detail(err, ErrCapacityExceeded))
 	case errors.Is(err, ErrConfigTooLarge):
 		return openai.ConfigurationTooLarge(c.m.cfg.Bounds.MaxConfigBytes)
 	default:
 		return err
 	}
+}
+
+// detail returns what err says beyond its sentinel, as a sentence for the
+// API's error message.
+func detail(err, sentinel error) string {
+	msg := strings.TrimPrefix(err.Error(), sentinel.Error()+": ")
+	if msg == "" {
+		return msg
+	}
+	return strings.ToUpper(msg[:1]) + msg[1:] + "."
 }

@@ -244,6 +244,9 @@ func (m *Manager) Close() {
 	m.fallback.Retire()
 }
 
+// NewManagementKey returns a random management key: 256 bits, hex encoded.
+func NewManagementKey() string { return "llmtest-" + randomHex(32) }
+
 // newID returns a fresh session ID: 128 random bits.
 func newID() string { return "sess_" + randomHex(16) }
 

@@ -184,6 +184,12 @@ func ConfigurationTooLarge(limit int64) *Error {
 		"The configuration exceeds the limit of %d bytes.", limit)
 }
 
+// ShuttingDown answers a session creation while the server shuts down.
+func ShuttingDown() *Error {
+	return &Error{Status: http.StatusServiceUnavailable, Type: typeServer, Code: "server_shutting_down",
+		Message: "The server is shutting down and admits no new sessions."}
+}
+
 // ServerError answers a fault of the server itself.
 func ServerError() *Error {
 	return &Error{Status: http.StatusInternalServerError, Type: typeServer,
