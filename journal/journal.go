@@ -14,6 +14,9 @@ type Journal struct {
 	bytes    int64   // sum of the sizes of kept entries
 	seq      uint64  // Seq of the last recorded entry
 	evicted  uint64  // entries dropped to respect the bounds
+
+	unmatched  int // entries recorded with NoScenarioCode
+	mismatches int // entries recorded with SchemaErrors
 }
 
 // New returns an empty journal that keeps at most capacity entries and
@@ -30,6 +33,12 @@ func (j *Journal) Record(e Entry) {
 	defer j.mu.Unlock()
 	j.seq++
 	e.Seq = j.seq
+	if e.ErrorCode == NoScenarioCode {
+		j.unmatched++
+	}
+	if len(e.SchemaErrors) > 0 {
+		j.mismatches++
+	}
 	if j.count == j.capacity {
 		j.dropOldest()
 	}
@@ -114,6 +123,7 @@ func (j *Journal) Reset() {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.ring, j.head, j.count, j.bytes, j.seq, j.evicted = nil, 0, 0, 0, 0, 0
+	j.unmatched, j.mismatches = 0, 0
 }
 
 // Resize changes the bounds, evicting what no longer fits.

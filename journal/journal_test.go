@@ -2,6 +2,7 @@ package journal_test
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -72,7 +73,11 @@ func TestResetAndResize(t *testing.T) {
 func TestEntryJSONRoundTrip(t *testing.T) {
 	in := journal.Entry{Seq: 7, Time: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Duration: 1500 * time.Microsecond,
 		Method: "POST", Path: "/v1/chat/completions", Status: 200, Model: "gpt-4.1-mini", Stream: true,
-		UserText: "Hi", ReplyText: "Hello", Scenario: "greeting", ErrorCode: ""}
+		UserText: "Hi", ReplyText: "Hello", Scenario: "greeting", ErrorCode: "",
+		Conversation: "alice", Generation: 2, Turn: 3, PromptCacheKey: "pk",
+		ToolResults:  []journal.ToolResult{{CallID: "call_1", Name: "f", Content: "42"}},
+		ToolCalls:    []journal.ToolCall{{ID: "call_2", Name: "g", Arguments: "{}"}},
+		SchemaErrors: []string{"/age: want integer"}}
 	b, err := json.Marshal(in)
 	if err != nil {
 		t.Fatal(err)
@@ -84,7 +89,7 @@ func TestEntryJSONRoundTrip(t *testing.T) {
 	if err := json.Unmarshal(b, &out); err != nil {
 		t.Fatal(err)
 	}
-	if out != in {
+	if !reflect.DeepEqual(out, in) {
 		t.Errorf("round trip:\n got %+v\nwant %+v", out, in)
 	}
 }
@@ -131,4 +136,22 @@ func TestRingKeepsOrderAcrossWrapsAndResizes(t *testing.T) {
 		j.Record(journal.Entry{})
 	}
 	check(21, 53)
+}
+
+func TestReportCountsEvictedEntriesToo(t *testing.T) {
+	j := journal.New(2, 1<<20)
+	j.Record(journal.Entry{ErrorCode: journal.NoScenarioCode, UserText: "lost"})
+	j.Record(journal.Entry{SchemaErrors: []string{"/n: want integer"}})
+	j.Record(journal.Entry{ErrorCode: journal.NoScenarioCode, UserText: "kept"})
+	r := j.Report()
+	if r.UnmatchedTotal != 2 || len(r.Unmatched) != 1 || r.Unmatched[0].UserText != "kept" {
+		t.Errorf("unmatched: total %d, kept %+v", r.UnmatchedTotal, r.Unmatched)
+	}
+	if r.SchemaMismatchTotal != 1 || len(r.SchemaMismatches) != 1 || r.Clean() {
+		t.Errorf("report %+v", r)
+	}
+	j.Reset()
+	if r := j.Report(); !r.Clean() {
+		t.Errorf("report after Reset: %+v", r)
+	}
 }

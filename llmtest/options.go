@@ -22,6 +22,7 @@ type settings struct {
 	bounds           session.Bounds
 	startup          []session.Option
 	maxRequestBytes  int64
+	strict           bool
 }
 
 func defaultSettings() settings {
@@ -75,6 +76,16 @@ func WithMaxRequestBytes(n int64) Option {
 			return errors.New("llmtest: WithMaxRequestBytes: the limit must be positive")
 		}
 		s.maxRequestBytes = n
+		return nil
+	})
+}
+
+// WithStrict makes every session from NewSession check its assertions at
+// cleanup: the test fails if a request matched no scenario, a structured
+// output failed its schema, or a scripted reply was never used.
+func WithStrict() Option {
+	return optionFunc(func(s *settings) error {
+		s.strict = true
 		return nil
 	})
 }

@@ -15,6 +15,7 @@ type TB interface {
 	Errorf(format string, args ...any)
 	Fatalf(format string, args ...any)
 	Logf(format string, args ...any)
+	Failed() bool
 }
 
 // Server is a fake LLM provider listening on a loopback port.
@@ -23,6 +24,7 @@ type Server struct {
 	http      *httptest.Server
 	transport *http.Transport
 	key       string
+	strict    bool
 }
 
 // New starts a server. The caller must Close it.
@@ -57,7 +59,7 @@ func New(opts ...Option) (*Server, error) {
 	}
 	ts.Config.Handler = manager.Handler()
 	ts.Start()
-	return &Server{manager: manager, http: ts, transport: transport, key: s.managementKey}, nil
+	return &Server{manager: manager, http: ts, transport: transport, key: s.managementKey, strict: s.strict}, nil
 }
 
 // NewServer starts a server that t.Cleanup closes. It fails the test if the
@@ -89,7 +91,9 @@ func (s *Server) OpenSession(opts ...session.Option) (*session.Session, error) {
 }
 
 // NewSession admits a session that t.Cleanup closes. It fails the test if
-// the session cannot be admitted.
+// the session cannot be admitted. At cleanup, a server started WithStrict
+// checks the session's assertions (CheckAssertions), and a failed test logs
+// the session's transcript.
 func (s *Server) NewSession(t TB, opts ...session.Option) *session.Session {
 	t.Helper()
 	sess, err := s.OpenSession(opts...)
@@ -97,6 +101,12 @@ func (s *Server) NewSession(t TB, opts ...session.Option) *session.Session {
 		t.Fatalf("llmtest: NewSession: %v", err)
 	}
 	t.Cleanup(func() {
+		if s.strict {
+			CheckAssertions(t, sess)
+		}
+		if t.Failed() && sess.Journal().Len() > 0 {
+			t.Logf("llmtest: session %s transcript:\n%s", sess.ID(), Transcript(sess))
+		}
 		if err := sess.Close(); err != nil {
 			t.Errorf("llmtest: closing session %s: %v", sess.ID(), err)
 		}

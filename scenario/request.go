@@ -1,5 +1,7 @@
 package scenario
 
+import "encoding/json"
+
 // Endpoint names a provider operation independently of its wire format.
 type Endpoint string
 
@@ -7,22 +9,50 @@ type Endpoint string
 const (
 	// EndpointChatCompletions is OpenAI's POST /v1/chat/completions.
 	EndpointChatCompletions Endpoint = "chat.completions"
+	// EndpointResponses is OpenAI's POST /v1/responses.
+	EndpointResponses Endpoint = "responses"
 )
 
-// Request is the normalized form of a provider request. Matchers see only
-// this form, so one scenario can answer every wire format that carries the
-// same conversation.
+// Request is the normalized form of a provider request. Matchers and Go
+// responders see only this form, so one scenario can answer every wire format
+// that carries the same conversation.
 type Request struct {
 	// Endpoint is the provider operation that was called.
 	Endpoint Endpoint
 	// Model is the model the caller asked for.
 	Model string
-	// System joins the system and developer messages, in order.
+	// System joins the system and developer messages (or instructions), in
+	// order, with newlines.
 	System string
 	// Messages is the conversation without its system and developer messages.
 	Messages []Message
+	// Tools lists the tools the caller offered the model.
+	Tools []Tool
+	// ToolChoice is "auto", "none", "required", or the name of the one
+	// function the caller forces; "" when the request does not say.
+	ToolChoice string
+	// ResponseFormat is the structured-output format the caller asked for,
+	// or nil for plain text.
+	ResponseFormat *ResponseFormat
 	// Stream reports whether the caller asked for a streamed answer.
 	Stream bool
+	// PromptCacheKey is the caller's prompt_cache_key affinity hint.
+	PromptCacheKey string
+	// User is the caller's end-user identifier (user or safety_identifier).
+	User string
+	// Metadata is the caller's metadata, if any.
+	Metadata map[string]string
+	// Conversation identifies the conversation the request belongs to; see
+	// the package documentation for how it is determined.
+	Conversation string
+	// ConversationSource says how Conversation was determined: "explicit",
+	// "declared" or "derived".
+	ConversationSource string
+	// Generation counts how often the conversation started again from its
+	// opening, from 1.
+	Generation int
+	// Turn is the number of user messages so far, this request's included.
+	Turn int
 }
 
 // Message is one turn of a conversation.
@@ -30,6 +60,56 @@ type Message struct {
 	// Role is "user", "assistant" or "tool".
 	Role string
 	// Content is the text of the message, its text parts joined by newlines.
+	Content string
+	// Name is the optional participant name.
+	Name string
+	// ToolCalls are the calls an assistant message asked for.
+	ToolCalls []ToolCall
+	// ToolCallID is the call a tool message answers.
+	ToolCallID string
+}
+
+// ToolCall is the model's request to run a tool.
+type ToolCall struct {
+	// ID identifies the call; the server generates "call_..." IDs when a
+	// reply leaves it empty.
+	ID string `json:"id,omitempty"`
+	// Name is the function to call.
+	Name string `json:"name"`
+	// Arguments is the JSON text of the arguments.
+	Arguments string `json:"arguments"`
+}
+
+// Tool is a function the caller offers the model.
+type Tool struct {
+	// Name is the function's name.
+	Name string
+	// Description is what the caller told the model about it.
+	Description string
+	// Parameters is the JSON schema of its arguments, if given.
+	Parameters json.RawMessage
+}
+
+// ResponseFormat is a structured-output request.
+type ResponseFormat struct {
+	// Type is "json_object" or "json_schema".
+	Type string
+	// Name is the schema's name (json_schema only).
+	Name string
+	// Schema is the JSON schema the answer must satisfy (json_schema only).
+	Schema json.RawMessage
+	// Strict reports whether the caller asked for strict schema adherence.
+	Strict bool
+}
+
+// ToolResult is a tool message together with the call it answers.
+type ToolResult struct {
+	// CallID is the ID of the answered call.
+	CallID string
+	// Name is the function that was called, when the call is in the
+	// conversation.
+	Name string
+	// Content is the result the caller sent.
 	Content string
 }
 
@@ -42,4 +122,73 @@ func (r *Request) LastUserText() string {
 		}
 	}
 	return ""
+}
+
+// FirstUserText returns the content of the first user message, or "".
+func (r *Request) FirstUserText() string {
+	for i := range r.Messages {
+		if r.Messages[i].Role == "user" {
+			return r.Messages[i].Content
+		}
+	}
+	return ""
+}
+
+// UserTurns returns the number of user messages.
+func (r *Request) UserTurns() int {
+	n := 0
+	for i := range r.Messages {
+		if r.Messages[i].Role == "user" {
+			n++
+		}
+	}
+	return n
+}
+
+// ToolResults returns the tool results of the conversation, in order, each
+// with the name of the function it answers.
+func (r *Request) ToolResults() []ToolResult {
+	var out []ToolResult
+	for i := range r.Messages {
+		m := &r.Messages[i]
+		if m.Role != "tool" {
+			continue
+		}
+		out = append(out, ToolResult{CallID: m.ToolCallID, Name: r.toolName(m.ToolCallID), Content: m.Content})
+	}
+	return out
+}
+
+// hasToolResult reports whether a tool message answers a call with this ID
+// or to a function of this name. It does not allocate.
+func (r *Request) hasToolResult(nameOrID string) bool {
+	for i := range r.Messages {
+		m := &r.Messages[i]
+		if m.Role == "tool" && (m.ToolCallID == nameOrID || r.toolName(m.ToolCallID) == nameOrID) {
+			return true
+		}
+	}
+	return false
+}
+
+// toolName returns the function name of call id, or "".
+func (r *Request) toolName(id string) string {
+	for i := range r.Messages {
+		for _, c := range r.Messages[i].ToolCalls {
+			if c.ID == id {
+				return c.Name
+			}
+		}
+	}
+	return ""
+}
+
+// offers reports whether the request offers a tool of this name.
+func (r *Request) offers(name string) bool {
+	for i := range r.Tools {
+		if r.Tools[i].Name == name {
+			return true
+		}
+	}
+	return false
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 )
 
 // Scenario is a named rule: requests that Match are answered by Replies, each
@@ -17,9 +16,16 @@ type Scenario struct {
 	Match Match `json:"match"`
 	// Replies are used one per matching request, in order.
 	Replies []Reply `json:"replies"`
+	// Repeat keeps the last reply: once the others are used, it answers
+	// every matching request.
+	Repeat bool `json:"repeat,omitempty"`
+	// PerConversation gives every conversation its own copy of the queue,
+	// so parallel conversations in one session each get the whole sequence.
+	PerConversation bool `json:"per_conversation,omitempty"`
 }
 
-// Validate reports what makes s unusable, naming the offending field.
+// Validate reports what makes s unusable, naming the offending field, and
+// prepares its matchers for use.
 func (s *Scenario) Validate() error {
 	if strings.TrimSpace(s.Name) == "" {
 		return errors.New("name: must not be empty")
@@ -27,67 +33,32 @@ func (s *Scenario) Validate() error {
 	if len(s.Replies) == 0 {
 		return errors.New("replies: must hold at least one reply")
 	}
-	for i, r := range s.Replies {
-		if r.Delay < 0 {
-			return fmt.Errorf("replies[%d].delay_ms: must not be negative", i)
+	if err := s.Match.validate("match"); err != nil {
+		return err
+	}
+	for i := range s.Replies {
+		if err := s.Replies[i].Validate(); err != nil {
+			return fmt.Errorf("replies[%d].%v", i, err)
 		}
 	}
 	return nil
 }
 
-// Match selects requests. Every field that is set must hold; the zero Match
-// matches every request.
-type Match struct {
-	// Endpoint, when set, is the only endpoint that matches.
-	Endpoint Endpoint `json:"endpoint,omitempty"`
-	// Model, when set, is the only model that matches.
-	Model string `json:"model,omitempty"`
-	// UserContains, when set, must occur in the last user message.
-	UserContains string `json:"user_contains,omitempty"`
-}
+// scenarioJSON has Scenario's fields without its methods.
+type scenarioJSON Scenario
 
-// Matches reports whether r satisfies every condition of m. It does not
-// allocate.
-func (m *Match) Matches(r *Request) bool {
-	if m.Endpoint != "" && m.Endpoint != r.Endpoint {
-		return false
-	}
-	if m.Model != "" && m.Model != r.Model {
-		return false
-	}
-	if m.UserContains != "" && !strings.Contains(r.LastUserText(), m.UserContains) {
-		return false
-	}
-	return true
-}
-
-// Reply is one scripted answer of the model.
-type Reply struct {
-	// Text is the assistant message.
-	Text string
-	// Delay holds the answer back for this long, measured on the server's
-	// clock, before any byte of the response is written.
-	Delay time.Duration
-}
-
-// replyJSON is the wire form of Reply: durations travel as milliseconds.
-type replyJSON struct {
-	Text    string `json:"text"`
-	DelayMS int64  `json:"delay_ms,omitempty"`
-}
-
-// MarshalJSON encodes the delay as delay_ms.
-func (r Reply) MarshalJSON() ([]byte, error) {
-	return json.Marshal(replyJSON{Text: r.Text, DelayMS: r.Delay.Milliseconds()})
-}
-
-// UnmarshalJSON decodes delay_ms into Delay and refuses unknown fields, so a
-// misspelt field is an error rather than a silently ignored setting.
-func (r *Reply) UnmarshalJSON(data []byte) error {
-	var w replyJSON
+// UnmarshalJSON refuses unknown fields.
+func (s *Scenario) UnmarshalJSON(data []byte) error {
+	var w scenarioJSON
 	if err := decodeStrict(data, &w); err != nil {
 		return err
 	}
-	*r = Reply{Text: w.Text, Delay: time.Duration(w.DelayMS) * time.Millisecond}
+	*s = Scenario(w)
 	return nil
+}
+
+// MarshalJSON encodes s; it fails with ErrInProcessOnly if s holds a Go
+// function.
+func (s Scenario) MarshalJSON() ([]byte, error) {
+	return json.Marshal(scenarioJSON(s))
 }

@@ -2,6 +2,7 @@ package scenario_test
 
 import (
 	"encoding/json"
+	"errors"
 	"reflect"
 	"testing"
 	"time"
@@ -91,11 +92,19 @@ func TestValidate(t *testing.T) {
 type recorder struct {
 	names   []string
 	replies []scenario.Reply
+	updates []scenario.Scenario
 }
 
 func (r *recorder) AddReplies(name string, _ scenario.Match, replies ...scenario.Reply) {
 	r.names = append(r.names, name)
 	r.replies = append(r.replies, replies...)
+}
+
+func (r *recorder) UpdateScenario(name string, match scenario.Match, change func(*scenario.Scenario)) {
+	var s scenario.Scenario
+	change(&s)
+	r.names = append(r.names, name)
+	r.updates = append(r.updates, s)
 }
 
 func TestBuilder(t *testing.T) {
@@ -104,5 +113,147 @@ func TestBuilder(t *testing.T) {
 	want := []scenario.Reply{{Text: "a"}, {Text: "b", Delay: time.Second}, {Text: "c"}}
 	if !reflect.DeepEqual(rec.replies, want) || len(rec.names) != 3 || rec.names[2] != "s" {
 		t.Errorf("builder sent %v %+v, want %+v under s", rec.names, rec.replies, want)
+	}
+}
+
+func TestRichMatchers(t *testing.T) {
+	req := &scenario.Request{
+		Endpoint: scenario.EndpointChatCompletions, Model: "gpt-4.1-mini", System: "You are a weather bot.", Turn: 2,
+		Tools: []scenario.Tool{{Name: "get_weather"}},
+		Messages: []scenario.Message{
+			{Role: "user", Content: "Weather in Paris?"},
+			{Role: "assistant", ToolCalls: []scenario.ToolCall{{ID: "call_1", Name: "get_weather", Arguments: `{"city":"Paris"}`}}},
+			{Role: "tool", ToolCallID: "call_1", Content: "sunny"},
+			{Role: "user", Content: "Thanks!"},
+		},
+	}
+	tests := []struct {
+		name  string
+		match scenario.Match
+		want  bool
+	}{
+		{"user equals", scenario.UserEquals("Thanks!"), true},
+		{"user equals is exact", scenario.UserEquals("Thanks"), false},
+		{"user regex", scenario.UserRegex(`^Th\w+!$`), true},
+		{"user regex miss", scenario.UserRegex(`Paris`), false},
+		{"system contains", scenario.SystemContains("weather bot"), true},
+		{"tool result by name", scenario.HasToolResult("get_weather"), true},
+		{"tool result by ID", scenario.HasToolResult("call_1"), true},
+		{"no such tool result", scenario.HasToolResult("call_2"), false},
+		{"tool offered", scenario.ToolOffered("get_weather"), true},
+		{"tool not offered", scenario.ToolOffered("send_email"), false},
+		{"turn", scenario.Turn(2), true},
+		{"other turn", scenario.Turn(1), false},
+		{"all", scenario.All(scenario.Turn(2), scenario.ToolOffered("get_weather")), true},
+		{"all with a miss", scenario.All(scenario.Turn(2), scenario.ToolOffered("x")), false},
+		{"any", scenario.Any(scenario.Turn(1), scenario.UserContains("Thanks")), true},
+		{"any all miss", scenario.Any(scenario.Turn(1), scenario.UserContains("nope")), false},
+		{"not", scenario.Not(scenario.Turn(1)), true},
+		{"func", scenario.Func(func(r *scenario.Request) bool { return len(r.Messages) == 4 }), true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := scenario.Scenario{Name: "s", Match: tt.match, Replies: []scenario.Reply{scenario.Text("x")}}
+			if err := s.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			if got := s.Match.Matches(req); got != tt.want {
+				t.Errorf("Matches = %v, want %v (%s)", got, tt.want, s.Match.Describe())
+			}
+		})
+	}
+	data := []scenario.Match{scenario.UserRegex(`Paris`), scenario.HasToolResult("call_2"), scenario.ToolOffered("x"),
+		scenario.All(scenario.Turn(2), scenario.SystemContains("nope"))}
+	for _, m := range data {
+		s := scenario.Scenario{Name: "s", Match: m, Replies: []scenario.Reply{scenario.Text("x")}}
+		s.Validate()
+		if allocs := testing.AllocsPerRun(100, func() { s.Match.Matches(req) }); allocs != 0 {
+			t.Errorf("non-matching %s allocates %v times", s.Match.Describe(), allocs)
+		}
+	}
+}
+
+func TestRichScenarioJSONRoundTrip(t *testing.T) {
+	in := scenario.Scenario{
+		Name:            "agent",
+		Match:           scenario.All(scenario.ToolOffered("f"), scenario.Not(scenario.UserRegex("^x$")), scenario.Any(scenario.Turn(1), scenario.Turn(3))),
+		Repeat:          true,
+		PerConversation: true,
+		Replies: []scenario.Reply{
+			scenario.CallTools(scenario.ToolCall{Name: "f", Arguments: `{"a":1}`}, scenario.ToolCall{ID: "call_x", Name: "g", Arguments: `{}`}),
+			scenario.JSON(map[string]int{"n": 1}),
+			scenario.Refuse("no"),
+			{Error: &scenario.Error{Status: 429, Code: "rate_limit_exceeded", Headers: map[string]string{"Retry-After": "0"}}},
+			{Text: "done", FinishReason: "length", Usage: &scenario.Usage{PromptTokens: 5, CompletionTokens: 7}, Model: "gpt-4o-2024-08-06"},
+		},
+	}
+	b, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out scenario.Scenario
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatalf("%v in %s", err, b)
+	}
+	if err := out.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	b2, _ := json.Marshal(out)
+	if string(b) != string(b2) {
+		t.Errorf("round trip changed the JSON:\n%s\n%s", b, b2)
+	}
+}
+
+func TestFuncsAreInProcessOnly(t *testing.T) {
+	for name, s := range map[string]scenario.Scenario{
+		"predicate":        {Name: "p", Match: scenario.Func(func(*scenario.Request) bool { return true }), Replies: []scenario.Reply{scenario.Text("x")}},
+		"nested predicate": {Name: "n", Match: scenario.Not(scenario.Func(func(*scenario.Request) bool { return true })), Replies: []scenario.Reply{scenario.Text("x")}},
+		"responder":        {Name: "r", Replies: []scenario.Reply{scenario.Respond(func(*scenario.Request) scenario.Reply { return scenario.Text("x") })}},
+	} {
+		if _, err := json.Marshal(s); !errors.Is(err, scenario.ErrInProcessOnly) {
+			t.Errorf("%s: Marshal err = %v, want ErrInProcessOnly", name, err)
+		}
+	}
+}
+
+func TestInvalidReplies(t *testing.T) {
+	for name, r := range map[string]scenario.Reply{
+		"text and refusal":  {Text: "a", Refusal: "b"},
+		"bad arguments":     scenario.CallTool("f", "{not json"),
+		"tool without name": {ToolCalls: []scenario.ToolCall{{Arguments: "{}"}}},
+		"error status 200":  {Error: &scenario.Error{Status: 200}},
+		"bad finish":        {Text: "x", FinishReason: "done"},
+		"bad json":          {JSON: json.RawMessage(`{`)},
+	} {
+		if err := r.Validate(); err == nil {
+			t.Errorf("%s: Validate accepted %+v", name, r)
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("the builder accepted invalid tool arguments")
+		}
+	}()
+	var rec recorder
+	scenario.NewBuilder(&rec, "s", scenario.Match{}).CallsTool("f", "{not json")
+}
+
+func TestBuilderTimesRepeatWhen(t *testing.T) {
+	var rec recorder
+	b := scenario.NewBuilder(&rec, "s", scenario.Match{Endpoint: scenario.EndpointChatCompletions})
+	b.When(scenario.UserContains("hi")).Responds("a").Times(3).Then("b").Repeat().PerConversation()
+	if len(rec.replies) != 4 || rec.replies[2].Text != "a" || rec.replies[3].Text != "b" {
+		t.Errorf("replies = %+v, want a a a b", rec.replies)
+	}
+	var s scenario.Scenario
+	for _, u := range rec.updates {
+		s.Repeat = s.Repeat || u.Repeat
+		s.PerConversation = s.PerConversation || u.PerConversation
+		if len(u.Match.All) > 0 {
+			s.Match = u.Match
+		}
+	}
+	if !s.Repeat || !s.PerConversation || len(s.Match.All) != 2 || s.Match.All[0].Endpoint != scenario.EndpointChatCompletions {
+		t.Errorf("updates gave %+v", s)
 	}
 }

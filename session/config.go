@@ -8,6 +8,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/llmtestserver/llmtestserver/internal/runtime"
 	"github.com/llmtestserver/llmtestserver/scenario"
@@ -31,6 +32,20 @@ type Config struct {
 	History HistoryConfig `json:"history"`
 	// Videos reserves room for video generation jobs.
 	Videos VideosConfig `json:"videos"`
+	// Stream shapes streamed answers.
+	Stream StreamConfig `json:"stream"`
+}
+
+// StreamConfig shapes streamed answers. Unpaced streams (no time to first
+// token, no token rate) are written at once; paced ones are flushed event by
+// event on the server's clock.
+type StreamConfig struct {
+	// TokensPerChunk is how many tokens each content chunk carries.
+	TokensPerChunk int `json:"tokens_per_chunk"`
+	// TTFTMS holds the first chunk back this many milliseconds.
+	TTFTMS int `json:"ttft_ms,omitempty"`
+	// TokensPerSecond paces the chunks after the first; 0 sends them at once.
+	TokensPerSecond float64 `json:"tokens_per_second,omitempty"`
 }
 
 // JournalConfig bounds a session's request journal.
@@ -61,6 +76,7 @@ func DefaultConfig() Config {
 		Journal: JournalConfig{Capacity: 1000, MaxBytes: 8 << 20},
 		History: HistoryConfig{Capacity: 1000},
 		Videos:  VideosConfig{Capacity: 16},
+		Stream:  StreamConfig{TokensPerChunk: 1},
 	}
 }
 
@@ -91,6 +107,8 @@ const (
 	maxJournalBytes    = 1 << 30
 	maxHistoryCapacity = 1_000_000
 	maxVideosCapacity  = 10_000
+	maxTokensPerChunk  = 4096
+	maxTTFTMS          = 10 * 60 * 1000
 )
 
 // ConfigError reports a configuration field that cannot be applied.
@@ -129,6 +147,12 @@ func (c *Config) Validate() error {
 		return &ConfigError{"history.capacity", fmt.Sprintf("must be between 0 and %d", maxHistoryCapacity)}
 	case c.Videos.Capacity < 0 || c.Videos.Capacity > maxVideosCapacity:
 		return &ConfigError{"videos.capacity", fmt.Sprintf("must be between 0 and %d", maxVideosCapacity)}
+	case c.Stream.TokensPerChunk < 1 || c.Stream.TokensPerChunk > maxTokensPerChunk:
+		return &ConfigError{"stream.tokens_per_chunk", fmt.Sprintf("must be between 1 and %d", maxTokensPerChunk)}
+	case c.Stream.TTFTMS < 0 || c.Stream.TTFTMS > maxTTFTMS:
+		return &ConfigError{"stream.ttft_ms", fmt.Sprintf("must be between 0 and %d", maxTTFTMS)}
+	case c.Stream.TokensPerSecond < 0:
+		return &ConfigError{"stream.tokens_per_second", "must not be negative"}
 	}
 	for i, m := range c.Models {
 		if m == "" {
@@ -205,6 +229,11 @@ func (c *Config) settings() runtime.Settings {
 		Scenarios:       c.Scenarios,
 		JournalCapacity: c.Journal.Capacity,
 		JournalMaxBytes: c.Journal.MaxBytes,
+		Stream: runtime.StreamSettings{
+			TokensPerChunk:  c.Stream.TokensPerChunk,
+			TTFT:            time.Duration(c.Stream.TTFTMS) * time.Millisecond,
+			TokensPerSecond: c.Stream.TokensPerSecond,
+		},
 	}
 }
 

@@ -1,6 +1,10 @@
 package session
 
-import "github.com/llmtestserver/llmtestserver/scenario"
+import (
+	"time"
+
+	"github.com/llmtestserver/llmtestserver/scenario"
+)
 
 // Option changes a Config. Options apply in order over the server's startup
 // configuration.
@@ -43,6 +47,15 @@ func WithHistory(capacity int) Option {
 // WithVideos bounds the video jobs to capacity.
 func WithVideos(capacity int) Option {
 	return optionFunc(func(c *Config) { c.Videos.Capacity = capacity })
+}
+
+// WithStream shapes streamed answers: tokensPerChunk tokens per content
+// chunk, the first chunk held back for ttft, and the rest paced at
+// tokensPerSecond (0: at once).
+func WithStream(tokensPerChunk int, ttft time.Duration, tokensPerSecond float64) Option {
+	return optionFunc(func(c *Config) {
+		c.Stream = StreamConfig{TokensPerChunk: tokensPerChunk, TTFTMS: int(ttft.Milliseconds()), TokensPerSecond: tokensPerSecond}
+	})
 }
 
 // WithConfig replaces the whole configuration with cfg; later options apply

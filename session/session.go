@@ -87,6 +87,33 @@ func (s *Session) Scenario(name string, match scenario.Match) *scenario.Builder 
 	return scenario.NewBuilder(s.rt, name, match)
 }
 
+// ScenarioStatus is a scenario with what is left of its queue.
+type ScenarioStatus struct {
+	Scenario scenario.Scenario
+	// Remaining counts the replies left; for a per-conversation scenario,
+	// those a new conversation gets.
+	Remaining int
+	// RemainingByConversation counts what each started conversation has
+	// left, for per-conversation scenarios.
+	RemainingByConversation map[string]int
+}
+
+// Scenarios returns the session's scenarios, in order, with their remaining
+// replies.
+func (s *Session) Scenarios() []ScenarioStatus {
+	states := s.rt.Scenarios()
+	out := make([]ScenarioStatus, len(states))
+	for i, st := range states {
+		out[i] = ScenarioStatus(st)
+	}
+	return out
+}
+
+// Assertions returns the session's report: requests no scenario answered,
+// structured outputs that failed their schema, and scripted replies never
+// used.
+func (s *Session) Assertions() journal.Report { return s.rt.Assertions() }
+
 // Pending returns the number of scripted replies not used yet. A reply
 // counts as used from the moment a request takes it until that request
 // fails to deliver it.

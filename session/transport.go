@@ -10,14 +10,18 @@ import (
 const (
 	HeaderSession    = server.HeaderSession
 	HeaderSessionKey = server.HeaderSessionKey
+	// HeaderConversation declares the conversation a request belongs to;
+	// per-conversation clients (Session.Conversation) send it.
+	HeaderConversation = server.HeaderConversation
 )
 
 // transport adds a session's headers to every request and passes it on to
 // base. It never changes the caller's request or base's settings, so one base
 // transport serves many sessions.
 type transport struct {
-	base    http.RoundTripper
-	id, key string
+	base         http.RoundTripper
+	id, key      string
+	conversation string // declared conversation, if any
 }
 
 // RoundTrip sends a clone of req with the session headers. The body is passed
@@ -26,5 +30,8 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	clone := req.Clone(req.Context())
 	clone.Header[HeaderSession] = []string{t.id}
 	clone.Header[HeaderSessionKey] = []string{t.key}
+	if t.conversation != "" {
+		clone.Header[HeaderConversation] = []string{t.conversation}
+	}
 	return t.base.RoundTrip(clone)
 }

@@ -1,51 +1,180 @@
 package openai
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
+	"net/http"
+	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
-// ChatRequest is the body of POST /v1/chat/completions, as far as the server
-// reads it. Fields the server ignores (sampling knobs and the like) are
-// tolerated and dropped.
+// ChatRequest is the body of POST /v1/chat/completions as openai-go and
+// go-openai send it. Sampling knobs (temperature, top_p, stop, logit_bias…)
+// and fields from newer API versions are tolerated and dropped. Fields whose
+// JSON shape varies (tool_choice, parallel_tool_calls, response_format, the
+// legacy function_call) are kept raw and read through methods once
+// DecodeChatRequest has checked them.
 type ChatRequest struct {
 	Model         string         `json:"model"`
 	Messages      []ChatMessage  `json:"messages"`
 	Stream        bool           `json:"stream"`
 	StreamOptions *StreamOptions `json:"stream_options"`
+
+	Tools             []ChatTool      `json:"tools"`
+	ToolChoice        json.RawMessage `json:"tool_choice"`
+	ParallelToolCalls json.RawMessage `json:"parallel_tool_calls"`
+	ResponseFormat    json.RawMessage `json:"response_format"`
+
+	// Functions and FunctionCall are the legacy forms of tools and
+	// tool_choice; both SDKs can still send them.
+	Functions    []FunctionDefinition `json:"functions"`
+	FunctionCall json.RawMessage      `json:"function_call"`
+
+	MaxTokens           *int64 `json:"max_tokens"`
+	MaxCompletionTokens *int64 `json:"max_completion_tokens"`
+	N                   *int64 `json:"n"`
+	Seed                *int64 `json:"seed"`
+
+	User             string            `json:"user"`
+	SafetyIdentifier string            `json:"safety_identifier"`
+	PromptCacheKey   string            `json:"prompt_cache_key"`
+	Store            *bool             `json:"store"`
+	Metadata         map[string]string `json:"metadata"`
+
+	// Filled by DecodeChatRequest from the raw fields above.
+	toolChoice     string
+	responseFormat *scenario.ResponseFormat
 }
 
 // StreamOptions is the stream_options object of a chat request.
 type StreamOptions struct {
-	IncludeUsage bool `json:"include_usage"`
+	IncludeUsage       bool `json:"include_usage"`
+	IncludeObfuscation bool `json:"include_obfuscation"`
 }
 
 // ChatMessage is one element of messages.
 type ChatMessage struct {
-	Role       string         `json:"role"`
-	Content    MessageContent `json:"content"`
-	Name       string         `json:"name"`
-	ToolCalls  []ToolCall     `json:"tool_calls"`
-	ToolCallID string         `json:"tool_call_id"`
+	Role    string         `json:"role"`
+	Content MessageContent `json:"content"`
+	Name    string         `json:"name"`
+	// Refusal is an assistant message's refusal, sent beside its content.
+	Refusal    string     `json:"refusal"`
+	ToolCalls  []ToolCall `json:"tool_calls"`
+	ToolCallID string     `json:"tool_call_id"`
+	// FunctionCall is the legacy single call of an assistant message.
+	FunctionCall *FunctionCall `json:"function_call"`
 }
 
-// ToolCall is an assistant message's request to run a tool.
+// ToolCall is an assistant message's request to run a tool: type "function"
+// with Function set, or type "custom" with Custom set.
 type ToolCall struct {
-	ID       string `json:"id"`
-	Type     string `json:"type"`
-	Function struct {
-		Name      string `json:"name"`
-		Arguments string `json:"arguments"`
-	} `json:"function"`
+	ID       string         `json:"id"`
+	Type     string         `json:"type"`
+	Function FunctionCall   `json:"function"`
+	Custom   *CustomToolUse `json:"custom"`
+}
+
+// FunctionCall names a function and carries its arguments as JSON text.
+type FunctionCall struct {
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+// CustomToolUse is the body of a call to a custom (free-form input) tool.
+type CustomToolUse struct {
+	Name  string `json:"name"`
+	Input string `json:"input"`
+}
+
+// ChatTool is one element of tools: type "function" with Function set, or
+// type "custom" with Custom set.
+type ChatTool struct {
+	Type     string              `json:"type"`
+	Function *FunctionDefinition `json:"function"`
+	Custom   *CustomTool         `json:"custom"`
+}
+
+// FunctionDefinition describes a function the model may call.
+type FunctionDefinition struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	// Parameters is the JSON schema of the arguments; nil when absent or null.
+	Parameters json.RawMessage `json:"parameters"`
+	Strict     *bool           `json:"strict"`
+
+	hasName bool
+}
+
+// UnmarshalJSON records whether name was sent at all, so that a missing name
+// and a malformed one get the API's two different errors.
+func (f *FunctionDefinition) UnmarshalJSON(data []byte) error {
+	type plain FunctionDefinition
+	if err := json.Unmarshal(data, (*plain)(f)); err != nil {
+		return err
+	}
+	var probe struct {
+		Name *string `json:"name"`
+	}
+	_ = json.Unmarshal(data, &probe) // cannot fail where the decode above succeeded
+	f.hasName = probe.Name != nil
+	if string(f.Parameters) == "null" {
+		f.Parameters = nil
+	}
+	return nil
+}
+
+// CustomTool describes a custom tool, whose input is free text.
+type CustomTool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Format      json.RawMessage `json:"format"`
 }
 
 // MessageContent is a message's content, sent either as a string or as an
-// array of parts; Text joins the text of its text parts with newlines.
+// array of parts. Text joins the text parts with newlines and Refusal the
+// refusal parts; Parts keeps every part of an array, and Null reports an
+// absent or null content.
 type MessageContent struct {
-	Text string
+	Text    string
+	Refusal string
+	Parts   []ContentPart
+	Null    bool
+}
+
+// ContentPart is one element of an array content. Types the server does
+// not know are kept with only Type set.
+type ContentPart struct {
+	Type       string      `json:"type"`
+	Text       string      `json:"text,omitempty"`
+	Refusal    string      `json:"refusal,omitempty"`
+	ImageURL   *ImageURL   `json:"image_url,omitempty"`
+	InputAudio *InputAudio `json:"input_audio,omitempty"`
+	File       *FilePart   `json:"file,omitempty"`
+}
+
+// ImageURL is the body of an image_url part.
+type ImageURL struct {
+	URL    string `json:"url"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// InputAudio is the body of an input_audio part.
+type InputAudio struct {
+	Data   string `json:"data"`
+	Format string `json:"format"`
+}
+
+// FilePart is the body of a file part.
+type FilePart struct {
+	FileID   string `json:"file_id,omitempty"`
+	FileData string `json:"file_data,omitempty"`
+	Filename string `json:"filename,omitempty"`
 }
 
 // contentError carries a precise API error out of a nested UnmarshalJSON.
@@ -53,40 +182,94 @@ type contentError struct{ apiError *Error }
 
 func (e *contentError) Error() string { return e.apiError.Message }
 
+func contentTypeError(got string) error {
+	return &contentError{InvalidType("messages.content", "a string or an array of content parts", got)}
+}
+
 // UnmarshalJSON accepts a string, null, or an array of content parts.
 func (c *MessageContent) UnmarshalJSON(data []byte) error {
-	switch {
-	case string(data) == "null":
-		c.Text = ""
+	*c = MessageContent{}
+	switch jsonKind(data) {
+	case "null":
+		c.Null = true
 		return nil
-	case len(data) > 0 && data[0] == '"':
+	case "string":
 		return json.Unmarshal(data, &c.Text)
-	case len(data) > 0 && data[0] == '[':
-		var parts []struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
+	case "array":
+		var raw []json.RawMessage
+		if err := json.Unmarshal(data, &raw); err != nil {
+			return contentTypeError("another value")
 		}
-		if err := json.Unmarshal(data, &parts); err != nil {
-			return err
-		}
-		texts := make([]string, 0, len(parts))
-		for _, p := range parts {
-			if p.Type == "text" || p.Type == "refusal" {
-				texts = append(texts, p.Text)
+		c.Parts = make([]ContentPart, 0, len(raw))
+		var texts, refusals []string
+		for _, r := range raw {
+			var p ContentPart
+			if k := jsonKind(r); k != "object" {
+				return contentTypeError("an array with " + describeJSONValue(k) + " part")
 			}
+			if err := decodeField("messages.content", r, &p); err != nil {
+				return &contentError{err}
+			}
+			switch p.Type {
+			case "text":
+				texts = append(texts, p.Text)
+			case "refusal":
+				refusals = append(refusals, p.Refusal)
+			}
+			c.Parts = append(c.Parts, p)
 		}
 		c.Text = strings.Join(texts, "\n")
+		c.Refusal = strings.Join(refusals, "\n")
 		return nil
 	default:
-		return &contentError{InvalidType("messages.content", "a string or an array of content parts", "another value")}
+		return contentTypeError(describeJSONValue(jsonKind(data)))
 	}
+}
+
+// jsonKind names the JSON type of a valid JSON value: "object", "array",
+// "string", "number", "bool" or "null"; "" for empty input.
+func jsonKind(data []byte) string {
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 {
+		return ""
+	}
+	switch data[0] {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "bool"
+	case 'n':
+		return "null"
+	default:
+		return "number"
+	}
+}
+
+// present reports whether a raw field was sent with a non-null value.
+func present(raw json.RawMessage) bool {
+	k := jsonKind(raw)
+	return k != "" && k != "null"
 }
 
 // roles the Chat Completions API accepts, in the order its errors list them.
 var chatRoles = []string{"system", "assistant", "user", "function", "tool", "developer"}
 
+// namePattern is the pattern the API applies to function, custom tool and
+// schema names (https://platform.openai.com/docs/api-reference/chat/create).
+var namePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
+
+const maxNameLength = 64
+
 // DecodeChatRequest decodes and validates a chat completion body the way the
-// real API does, before any model lookup.
+// real API does, before any model lookup. The checks, in order: JSON shape
+// and field types; model and messages present; roles; tools; tool_choice;
+// response_format; n; max_tokens on reasoning models; tool_call_id and
+// tool-call names in messages; and tool messages answering the calls before
+// them.
 func DecodeChatRequest(body []byte) (*ChatRequest, *Error) {
 	var req ChatRequest
 	if err := decodeBody(body, &req); err != nil {
@@ -98,24 +281,28 @@ func DecodeChatRequest(body []byte) (*ChatRequest, *Error) {
 	if req.Messages == nil {
 		return nil, MissingParameter("messages")
 	}
-	if err := validateMessages(req.Messages); err != nil {
-		return nil, err
-	}
-	return &req, nil
-}
-
-func validateMessages(msgs []ChatMessage) *Error {
-	if len(msgs) == 0 {
-		return invalidRequest(400, "empty_array", "messages",
+	if len(req.Messages) == 0 {
+		return nil, invalidRequest(http.StatusBadRequest, "empty_array", "messages",
 			"Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.")
 	}
-	for i, m := range msgs {
+	for i, m := range req.Messages {
 		if !isChatRole(m.Role) {
-			return invalidRequest(400, "invalid_value", fmt.Sprintf("messages[%d].role", i),
+			return nil, invalidRequest(http.StatusBadRequest, "invalid_value", fmt.Sprintf("messages[%d].role", i),
 				"Invalid value: '%s'. Supported values are: 'system', 'assistant', 'user', 'function', 'tool', and 'developer'.", m.Role)
 		}
 	}
-	return validateToolTurns(msgs)
+	for _, check := range []func() *Error{
+		req.validateTools, req.decodeToolChoice, req.decodeResponseFormat,
+		req.validateN, req.validateMaxTokens, req.validateMessageFields,
+	} {
+		if err := check(); err != nil {
+			return nil, err
+		}
+	}
+	if err := validateToolTurns(req.Messages); err != nil {
+		return nil, err
+	}
+	return &req, nil
 }
 
 func isChatRole(role string) bool {
@@ -125,6 +312,321 @@ func isChatRole(role string) bool {
 		}
 	}
 	return false
+}
+
+// checkName applies the API's name rules to a function, tool or schema name.
+func checkName(param, name string) *Error {
+	if n := utf8.RuneCountInString(name); n > maxNameLength {
+		return invalidRequest(http.StatusBadRequest, "string_above_max_length", param,
+			"Invalid '%s': string too long. Expected a string with maximum length %d, but got a string with length %d instead.", param, maxNameLength, n)
+	}
+	if !namePattern.MatchString(name) {
+		return invalidRequest(http.StatusBadRequest, "invalid_value", param,
+			"Invalid '%s': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.", param)
+	}
+	return nil
+}
+
+func (r *ChatRequest) validateTools() *Error {
+	for i, t := range r.Tools {
+		at := fmt.Sprintf("tools[%d]", i)
+		switch t.Type {
+		case "":
+			return MissingParameter(at + ".type")
+		case "function":
+			if t.Function == nil {
+				return MissingParameter(at + ".function")
+			}
+			if !t.Function.hasName {
+				return MissingParameter(at + ".function.name")
+			}
+			if err := checkName(at+".function.name", t.Function.Name); err != nil {
+				return err
+			}
+			if t.Function.Parameters != nil && jsonKind(t.Function.Parameters) != "object" {
+				return InvalidType(at+".function.parameters", "an object", describeJSONValue(jsonKind(t.Function.Parameters)))
+			}
+		case "custom":
+			if t.Custom == nil {
+				return MissingParameter(at + ".custom")
+			}
+			if err := checkName(at+".custom.name", t.Custom.Name); err != nil {
+				return err
+			}
+		default:
+			return invalidRequest(http.StatusBadRequest, "invalid_value", at+".type",
+				"Invalid value: '%s'. Supported values are: 'function' and 'custom'.", t.Type)
+		}
+	}
+	for i, f := range r.Functions {
+		if err := checkName(fmt.Sprintf("functions[%d].name", i), f.Name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// offers reports whether tools (or the legacy functions) define a tool of
+// this type and name.
+func (r *ChatRequest) offers(typ, name string) bool {
+	for _, t := range r.Tools {
+		switch {
+		case typ == "function" && t.Type == "function" && t.Function != nil && t.Function.Name == name,
+			typ == "custom" && t.Type == "custom" && t.Custom != nil && t.Custom.Name == name:
+			return true
+		}
+	}
+	if typ == "function" {
+		for _, f := range r.Functions {
+			if f.Name == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// decodeField decodes a raw field, turning type errors into the API's
+// invalid_type naming the nested field.
+func decodeField(param string, raw json.RawMessage, v any) *Error {
+	err := json.Unmarshal(raw, v)
+	if err == nil {
+		return nil
+	}
+	var typeErr *json.UnmarshalTypeError
+	if errors.As(err, &typeErr) && typeErr.Type != nil {
+		if typeErr.Field != "" {
+			param += "." + typeErr.Field
+		}
+		return InvalidType(param, describeGoType(typeErr.Type.Kind().String()), describeJSONValue(typeErr.Value))
+	}
+	return InvalidType(param, "an object", describeJSONValue(jsonKind(raw)))
+}
+
+// wireToolChoice is the object form of tool_choice.
+type wireToolChoice struct {
+	Type     string `json:"type"`
+	Function *struct {
+		Name string `json:"name"`
+	} `json:"function"`
+	Custom *struct {
+		Name string `json:"name"`
+	} `json:"custom"`
+	AllowedTools *struct {
+		Mode string `json:"mode"`
+	} `json:"allowed_tools"`
+}
+
+// decodeToolChoice reads tool_choice, or the legacy function_call when
+// tool_choice is absent, into the normalized choice.
+func (r *ChatRequest) decodeToolChoice() *Error {
+	raw, param := r.ToolChoice, "tool_choice"
+	if !present(raw) && present(r.FunctionCall) {
+		raw, param = r.FunctionCall, "function_call"
+	}
+	if !present(raw) {
+		return nil
+	}
+	if len(r.Tools) == 0 && len(r.Functions) == 0 {
+		return invalidRequest(http.StatusBadRequest, "", param,
+			"Invalid value for '%s': '%s' is only allowed when 'tools' are specified.", param, param)
+	}
+	switch jsonKind(raw) {
+	case "string":
+		var s string
+		_ = json.Unmarshal(raw, &s) // a JSON string always decodes
+		switch s {
+		case "none", "auto", "required":
+			if param == "function_call" && s == "required" {
+				break
+			}
+			r.toolChoice = s
+			return nil
+		}
+		return invalidRequest(http.StatusBadRequest, "invalid_value", param,
+			"Invalid value: '%s'. Supported values are: 'none', 'auto', and 'required'.", s)
+	case "object":
+	default:
+		return InvalidType(param, "a string or an object", describeJSONValue(jsonKind(raw)))
+	}
+	if param == "function_call" {
+		var fc struct {
+			Name *string `json:"name"`
+		}
+		if err := decodeField(param, raw, &fc); err != nil {
+			return err
+		}
+		if fc.Name == nil {
+			return MissingParameter("function_call.name")
+		}
+		return r.forceTool("function", *fc.Name, param)
+	}
+	var tc wireToolChoice
+	if err := decodeField(param, raw, &tc); err != nil {
+		return err
+	}
+	switch tc.Type {
+	case "":
+		return MissingParameter("tool_choice.type")
+	case "function":
+		if tc.Function == nil {
+			return MissingParameter("tool_choice.function")
+		}
+		return r.forceTool("function", tc.Function.Name, param)
+	case "custom":
+		if tc.Custom == nil {
+			return MissingParameter("tool_choice.custom")
+		}
+		return r.forceTool("custom", tc.Custom.Name, param)
+	case "allowed_tools":
+		if tc.AllowedTools == nil {
+			return MissingParameter("tool_choice.allowed_tools")
+		}
+		switch tc.AllowedTools.Mode {
+		case "auto", "required":
+			r.toolChoice = tc.AllowedTools.Mode
+			return nil
+		}
+		return invalidRequest(http.StatusBadRequest, "invalid_value", "tool_choice.allowed_tools.mode",
+			"Invalid value: '%s'. Supported values are: 'auto' and 'required'.", tc.AllowedTools.Mode)
+	default:
+		return invalidRequest(http.StatusBadRequest, "invalid_value", "tool_choice.type",
+			"Invalid value: '%s'. Supported values are: 'function', 'custom', and 'allowed_tools'.", tc.Type)
+	}
+}
+
+// forceTool records a tool_choice naming one tool, which tools must define.
+func (r *ChatRequest) forceTool(typ, name, param string) *Error {
+	if !r.offers(typ, name) {
+		return invalidRequest(http.StatusBadRequest, "", param,
+			"Invalid value for '%s': no %s named '%s' is defined in 'tools'.", param, typ, name)
+	}
+	r.toolChoice = name
+	return nil
+}
+
+// wireResponseFormat is the response_format object.
+type wireResponseFormat struct {
+	Type       *string `json:"type"`
+	JSONSchema *struct {
+		Name        *string         `json:"name"`
+		Description string          `json:"description"`
+		Schema      json.RawMessage `json:"schema"`
+		Strict      *bool           `json:"strict"`
+	} `json:"json_schema"`
+}
+
+func (r *ChatRequest) decodeResponseFormat() *Error {
+	if !present(r.ResponseFormat) {
+		return nil
+	}
+	if k := jsonKind(r.ResponseFormat); k != "object" {
+		return InvalidType("response_format", "an object", describeJSONValue(k))
+	}
+	var f wireResponseFormat
+	if err := decodeField("response_format", r.ResponseFormat, &f); err != nil {
+		return err
+	}
+	if f.Type == nil {
+		return MissingParameter("response_format.type")
+	}
+	switch *f.Type {
+	case "text":
+		return nil
+	case "json_object":
+		r.responseFormat = &scenario.ResponseFormat{Type: "json_object"}
+		return nil
+	case "json_schema":
+	default:
+		return invalidRequest(http.StatusBadRequest, "invalid_value", "response_format.type",
+			"Invalid value: '%s'. Supported values are: 'text', 'json_object', and 'json_schema'.", *f.Type)
+	}
+	s := f.JSONSchema
+	if s == nil {
+		return MissingParameter("response_format.json_schema")
+	}
+	if s.Name == nil {
+		return MissingParameter("response_format.json_schema.name")
+	}
+	if err := checkName("response_format.json_schema.name", *s.Name); err != nil {
+		return err
+	}
+	rf := &scenario.ResponseFormat{Type: "json_schema", Name: *s.Name, Strict: s.Strict != nil && *s.Strict}
+	if present(s.Schema) {
+		if k := jsonKind(s.Schema); k != "object" {
+			return InvalidType("response_format.json_schema.schema", "an object", describeJSONValue(k))
+		}
+		rf.Schema = s.Schema
+	}
+	r.responseFormat = rf
+	return nil
+}
+
+// maxChoices is the most choices one request may ask for.
+const maxChoices = 128
+
+func (r *ChatRequest) validateN() *Error {
+	switch {
+	case r.N == nil:
+		return nil
+	case *r.N > maxChoices:
+		return invalidRequest(http.StatusBadRequest, "integer_above_max_value", "n",
+			"Invalid 'n': integer above maximum value. Expected a value <= %d, but got %d instead.", maxChoices, *r.N)
+	case *r.N < 1:
+		return invalidRequest(http.StatusBadRequest, "integer_below_min_value", "n",
+			"Invalid 'n': integer below minimum value. Expected a value >= 1, but got %d instead.", *r.N)
+	}
+	return nil
+}
+
+// IsReasoningModel reports whether model is an o-series or gpt-5 reasoning
+// model, which refuses max_tokens; go-openai's client applies the same
+// prefixes.
+func IsReasoningModel(model string) bool {
+	for _, p := range []string{"o1", "o3", "o4", "gpt-5"} {
+		if strings.HasPrefix(model, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *ChatRequest) validateMaxTokens() *Error {
+	if r.MaxTokens != nil && IsReasoningModel(r.Model) {
+		return invalidRequest(http.StatusBadRequest, "unsupported_parameter", "max_tokens",
+			"Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.")
+	}
+	return nil
+}
+
+// validateMessageFields checks what a single message must carry: a
+// tool_call_id on tool messages, and ids and well-formed names on tool calls.
+func (r *ChatRequest) validateMessageFields() *Error {
+	for i, m := range r.Messages {
+		if m.Role == "tool" && m.ToolCallID == "" {
+			return MissingParameter(fmt.Sprintf("messages[%d].tool_call_id", i))
+		}
+		for j, c := range m.ToolCalls {
+			at := fmt.Sprintf("messages[%d].tool_calls[%d]", i, j)
+			if c.ID == "" {
+				return MissingParameter(at + ".id")
+			}
+			switch c.Type {
+			case "custom":
+				if c.Custom == nil {
+					return MissingParameter(at + ".custom")
+				}
+				if err := checkName(at+".custom.name", c.Custom.Name); err != nil {
+					return err
+				}
+			default:
+				if err := checkName(at+".function.name", c.Function.Name); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // validateToolTurns checks that every tool message answers a call of the
@@ -138,7 +640,7 @@ func validateToolTurns(msgs []ChatMessage) *Error {
 		case "tool":
 			at := indexOf(open, m.ToolCallID)
 			if openAt < 0 || at < 0 && !answered(msgs[openAt], m.ToolCallID) {
-				return invalidRequest(400, "", fmt.Sprintf("messages.[%d].role", i),
+				return invalidRequest(http.StatusBadRequest, "", fmt.Sprintf("messages.[%d].role", i),
 					"Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.")
 			}
 			if at >= 0 {
@@ -170,7 +672,7 @@ func unansweredCalls(open []string, at int) *Error {
 	if len(open) == 0 {
 		return nil
 	}
-	return invalidRequest(400, "", fmt.Sprintf("messages.[%d].role", at),
+	return invalidRequest(http.StatusBadRequest, "", fmt.Sprintf("messages.[%d].role", at),
 		"An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: %s", strings.Join(open, ", "))
 }
 
@@ -194,13 +696,56 @@ func indexOf(list []string, s string) int {
 	return -1
 }
 
-// Normalize turns the wire request into the form scenarios see.
+// IncludeUsage reports whether a streamed answer ends with a usage chunk.
+func (r *ChatRequest) IncludeUsage() bool {
+	return r.StreamOptions != nil && r.StreamOptions.IncludeUsage
+}
+
+// Choices is the number of choices asked for (n), 1 by default.
+func (r *ChatRequest) Choices() int {
+	if r.N == nil || *r.N < 1 || *r.N > maxChoices {
+		return 1
+	}
+	return int(*r.N)
+}
+
+// ParallelToolCallsSetting returns parallel_tool_calls and whether it was
+// sent as a boolean. go-openai types the field as any; other JSON values count as not
+// sent.
+func (r *ChatRequest) ParallelToolCallsSetting() (parallel, set bool) {
+	if jsonKind(r.ParallelToolCalls) != "bool" {
+		return false, false
+	}
+	return bytes.Equal(bytes.TrimSpace(r.ParallelToolCalls), []byte("true")), true
+}
+
+// ToolChoiceName is the normalized tool_choice: "auto", "none", "required",
+// the name of the one tool the caller forces, or "" when absent.
+func (r *ChatRequest) ToolChoiceName() string { return r.toolChoice }
+
+// Format is the structured-output format asked for, or nil for text.
+func (r *ChatRequest) Format() *scenario.ResponseFormat { return r.responseFormat }
+
+// Normalize turns the wire request into the form scenarios see. It leaves
+// Conversation, Generation and Turn to the runtime.
 func (r *ChatRequest) Normalize() *scenario.Request {
 	n := &scenario.Request{
-		Endpoint: scenario.EndpointChatCompletions,
-		Model:    r.Model,
-		Stream:   r.Stream,
-		Messages: make([]scenario.Message, 0, len(r.Messages)),
+		Endpoint:       scenario.EndpointChatCompletions,
+		Model:          r.Model,
+		Stream:         r.Stream,
+		Messages:       make([]scenario.Message, 0, len(r.Messages)),
+		ToolChoice:     r.toolChoice,
+		PromptCacheKey: r.PromptCacheKey,
+		User:           r.User,
+		Metadata:       maps.Clone(r.Metadata),
+	}
+	if n.User == "" {
+		n.User = r.SafetyIdentifier
+	}
+	if rf := r.responseFormat; rf != nil {
+		c := *rf
+		c.Schema = bytes.Clone(rf.Schema)
+		n.ResponseFormat = &c
 	}
 	var system []string
 	for _, m := range r.Messages {
@@ -208,13 +753,35 @@ func (r *ChatRequest) Normalize() *scenario.Request {
 			system = append(system, m.Content.Text)
 			continue
 		}
-		n.Messages = append(n.Messages, scenario.Message{Role: m.Role, Content: m.Content.Text})
+		n.Messages = append(n.Messages, m.normalize())
 	}
 	n.System = strings.Join(system, "\n")
+	for _, t := range r.Tools {
+		switch {
+		case t.Type == "function" && t.Function != nil:
+			n.Tools = append(n.Tools, scenario.Tool{Name: t.Function.Name, Description: t.Function.Description,
+				Parameters: bytes.Clone(t.Function.Parameters)})
+		case t.Type == "custom" && t.Custom != nil:
+			n.Tools = append(n.Tools, scenario.Tool{Name: t.Custom.Name, Description: t.Custom.Description})
+		}
+	}
+	for _, f := range r.Functions {
+		n.Tools = append(n.Tools, scenario.Tool{Name: f.Name, Description: f.Description, Parameters: bytes.Clone(f.Parameters)})
+	}
 	return n
 }
 
-// IncludeUsage reports whether a streamed answer ends with a usage chunk.
-func (r *ChatRequest) IncludeUsage() bool {
-	return r.StreamOptions != nil && r.StreamOptions.IncludeUsage
+func (m *ChatMessage) normalize() scenario.Message {
+	out := scenario.Message{Role: m.Role, Content: m.Content.Text, Name: m.Name, ToolCallID: m.ToolCallID}
+	for _, c := range m.ToolCalls {
+		call := scenario.ToolCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments}
+		if c.Type == "custom" && c.Custom != nil {
+			call.Name, call.Arguments = c.Custom.Name, c.Custom.Input
+		}
+		out.ToolCalls = append(out.ToolCalls, call)
+	}
+	if fc := m.FunctionCall; fc != nil && len(m.ToolCalls) == 0 {
+		out.ToolCalls = append(out.ToolCalls, scenario.ToolCall{Name: fc.Name, Arguments: fc.Arguments})
+	}
+	return out
 }

@@ -1,13 +1,14 @@
 package openai
 
 import (
-	"bytes"
-	"encoding/json"
-	"unicode/utf8"
+	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
 // SystemFingerprint is the system_fingerprint every completion carries.
 const SystemFingerprint = "fp_llmtest0001"
+
+// serviceTier is the service_tier every completion reports.
+const serviceTier = "default"
 
 // ChatCompletion is a non-streamed chat answer (object "chat.completion").
 type ChatCompletion struct {
@@ -29,12 +30,23 @@ type ChatChoice struct {
 	FinishReason string          `json:"finish_reason"`
 }
 
-// AssistantOutput is the message of a choice.
+// AssistantOutput is the message of a choice. Content is null when the
+// message only calls tools or refuses; Refusal is null unless it refuses;
+// tool_calls is omitted when there are none.
 type AssistantOutput struct {
-	Role        string   `json:"role"`
-	Content     *string  `json:"content"`
-	Refusal     *string  `json:"refusal"`
-	Annotations []string `json:"annotations"`
+	Role        string           `json:"role"`
+	Content     *string          `json:"content"`
+	Refusal     *string          `json:"refusal"`
+	Annotations []struct{}       `json:"annotations"`
+	ToolCalls   []OutputToolCall `json:"tool_calls,omitempty"`
+}
+
+// OutputToolCall is a tool call of an answer, in both the message and the
+// first stream fragment of the call.
+type OutputToolCall struct {
+	ID       string       `json:"id"`
+	Type     string       `json:"type"`
+	Function FunctionCall `json:"function"`
 }
 
 // Usage is a chat completion's token accounting.
@@ -46,7 +58,8 @@ type Usage struct {
 	CompletionTokensDetails CompletionTokensDetails `json:"completion_tokens_details"`
 }
 
-// PromptTokensDetails breaks prompt tokens down.
+// PromptTokensDetails breaks prompt tokens down. CachedTokens is part of
+// PromptTokens, as in the real API.
 type PromptTokensDetails struct {
 	CachedTokens int `json:"cached_tokens"`
 	AudioTokens  int `json:"audio_tokens"`
@@ -65,109 +78,70 @@ func NewUsage(prompt, completion int) Usage {
 	return Usage{PromptTokens: prompt, CompletionTokens: completion, TotalTokens: prompt + completion}
 }
 
-// ChatAnswer is what the server answers, independent of streaming.
+// ChatAnswer is what the server answers, independent of streaming. At most
+// one of Text (optionally with ToolCalls), ToolCalls and Refusal is
+// expected; every choice of the answer is the same.
 type ChatAnswer struct {
 	ID      string
 	Created int64
 	Model   string
-	Text    string
-	Usage   Usage
+	// N is the number of choices; values below 1 mean 1.
+	N int
+	// Text is the assistant's message.
+	Text string
+	// Refusal is a refusal instead of a message.
+	Refusal string
+	// ToolCalls are the calls the model asks for, with IDs already filled.
+	// Empty arguments are sent as "{}", as the API never sends none.
+	ToolCalls []scenario.ToolCall
+	// FinishReason is the finish reason; empty means "tool_calls" when
+	// there are tool calls and "stop" otherwise.
+	FinishReason string
+	// Usage is the token accounting, covering all choices.
+	Usage Usage
+}
+
+func (a *ChatAnswer) choices() int { return max(a.N, 1) }
+
+func (a *ChatAnswer) finishReason() string {
+	switch {
+	case a.FinishReason != "":
+		return a.FinishReason
+	case len(a.ToolCalls) > 0:
+		return "tool_calls"
+	default:
+		return "stop"
+	}
+}
+
+func arguments(c scenario.ToolCall) string {
+	if c.Arguments == "" {
+		return "{}"
+	}
+	return c.Arguments
 }
 
 // Completion renders a as a non-streamed completion.
 func (a *ChatAnswer) Completion() *ChatCompletion {
-	text := a.Text
+	msg := AssistantOutput{Role: "assistant", Annotations: []struct{}{}}
+	switch {
+	case a.Refusal != "":
+		refusal := a.Refusal
+		msg.Refusal = &refusal
+	case a.Text != "" || len(a.ToolCalls) == 0:
+		text := a.Text
+		msg.Content = &text
+	}
+	for _, c := range a.ToolCalls {
+		msg.ToolCalls = append(msg.ToolCalls, OutputToolCall{ID: c.ID, Type: "function",
+			Function: FunctionCall{Name: c.Name, Arguments: arguments(c)}})
+	}
+	choices := make([]ChatChoice, a.choices())
+	for i := range choices {
+		choices[i] = ChatChoice{Index: i, Message: msg, FinishReason: a.finishReason()}
+	}
 	return &ChatCompletion{
 		ID: a.ID, Object: "chat.completion", Created: a.Created, Model: a.Model,
-		Choices: []ChatChoice{{
-			Message:      AssistantOutput{Role: "assistant", Content: &text, Annotations: []string{}},
-			FinishReason: "stop",
-		}},
-		Usage: a.Usage, ServiceTier: "default", SystemFingerprint: SystemFingerprint,
+		Choices: choices, Usage: a.Usage, ServiceTier: serviceTier, SystemFingerprint: SystemFingerprint,
 	}
-}
-
-// chatChunk is one streamed event (object "chat.completion.chunk").
-type chatChunk struct {
-	ID                string        `json:"id"`
-	Object            string        `json:"object"`
-	Created           int64         `json:"created"`
-	Model             string        `json:"model"`
-	ServiceTier       string        `json:"service_tier"`
-	SystemFingerprint string        `json:"system_fingerprint"`
-	Choices           []chunkChoice `json:"choices"`
-	Usage             *Usage        `json:"usage,omitempty"`
-}
-
-type chunkChoice struct {
-	Index        int       `json:"index"`
-	Delta        any       `json:"delta"`
-	Logprobs     *struct{} `json:"logprobs"`
-	FinishReason *string   `json:"finish_reason"`
-}
-
-type openingDelta struct {
-	Role    string  `json:"role"`
-	Content string  `json:"content"`
-	Refusal *string `json:"refusal"`
-}
-
-type contentDelta struct {
-	Content string `json:"content"`
-}
-
-// SSE renders a as the body of a chat stream: an opening chunk with the role,
-// one chunk per piece of text, a closing chunk with the finish reason and an
-// empty delta, the usage chunk when includeUsage is set, then [DONE]. Every
-// chunk carries the same id and created, and every event ends with a blank
-// line, which both SDKs' decoders need.
-func (a *ChatAnswer) SSE(pieces []string, includeUsage bool) []byte {
-	var buf bytes.Buffer
-	base := chatChunk{ID: a.ID, Object: "chat.completion.chunk", Created: a.Created, Model: a.Model,
-		ServiceTier: "default", SystemFingerprint: SystemFingerprint}
-	emit := func(c chatChunk) {
-		buf.WriteString("data: ")
-		b, _ := json.Marshal(c) // chunk structs always encode
-		buf.Write(b)
-		buf.WriteString("\n\n")
-	}
-	choice := func(delta any, finish *string) []chunkChoice {
-		return []chunkChoice{{Delta: delta, FinishReason: finish}}
-	}
-	c := base
-	c.Choices = choice(openingDelta{Role: "assistant"}, nil)
-	emit(c)
-	for _, p := range pieces {
-		c.Choices = choice(contentDelta{Content: p}, nil)
-		emit(c)
-	}
-	stop := "stop"
-	c.Choices = choice(struct{}{}, &stop)
-	emit(c)
-	if includeUsage {
-		u := a.Usage
-		c.Choices, c.Usage = []chunkChoice{}, &u
-		emit(c)
-	}
-	buf.WriteString("data: [DONE]\n\n")
-	return buf.Bytes()
-}
-
-// JoinValidUTF8 merges token pieces so that no piece ends inside a UTF-8
-// sequence: a tokenizer may split a character across tokens, and JSON would
-// turn each half into U+FFFD.
-func JoinValidUTF8(pieces []string) []string {
-	out := pieces[:0:0]
-	pending := ""
-	for _, p := range pieces {
-		pending += p
-		if utf8.ValidString(pending) {
-			out = append(out, pending)
-			pending = ""
-		}
-	}
-	if pending != "" {
-		out = append(out, pending)
-	}
-	return out
 }

@@ -2,9 +2,24 @@ package openai
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	oai "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/ssestream"
+	"github.com/openai/openai-go/v3/shared"
+	goai "github.com/sashabaranov/go-openai"
+
+	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
 func TestErrorEnvelope(t *testing.T) {
@@ -32,6 +47,265 @@ func TestInvalidAPIKeyMasksTheKey(t *testing.T) {
 	}
 }
 
+// mustDecode decodes body and fails the test on refusal.
+func mustDecode(t *testing.T, body []byte) (*ChatRequest, *scenario.Request) {
+	t.Helper()
+	req, err := DecodeChatRequest(body)
+	if err != nil {
+		t.Fatalf("refused %s: %v", body, err)
+	}
+	return req, req.Normalize()
+}
+
+func marshal(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func equal(t *testing.T, what string, got, want any) {
+	t.Helper()
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s:\n got %#v\nwant %#v", what, got, want)
+	}
+}
+
+func jsonEqual(t *testing.T, what string, got []byte, want string) {
+	t.Helper()
+	var g, w any
+	if err := json.Unmarshal(got, &g); err != nil {
+		t.Errorf("%s: %s is not JSON: %v", what, got, err)
+		return
+	}
+	if err := json.Unmarshal([]byte(want), &w); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(g, w) {
+		t.Errorf("%s = %s, want %s", what, got, want)
+	}
+}
+
+const weatherSchema = `{"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false}`
+
+// A request with every field openai-go can send for a tool loop decodes and
+// normalizes field by field.
+func TestDecodeOpenAIGoRequest(t *testing.T) {
+	var schema map[string]any
+	json.Unmarshal([]byte(weatherSchema), &schema)
+	params := oai.ChatCompletionNewParams{
+		Model: "gpt-4.1-mini",
+		Messages: []oai.ChatCompletionMessageParamUnion{
+			oai.DeveloperMessage("Be brief."),
+			oai.SystemMessage([]oai.ChatCompletionContentPartTextParam{{Text: "Use tools."}}),
+			{OfUser: &oai.ChatCompletionUserMessageParam{Name: oai.String("ann"), Content: oai.ChatCompletionUserMessageParamContentUnion{
+				OfArrayOfContentParts: []oai.ChatCompletionContentPartUnionParam{
+					oai.TextContentPart("Weather in Paris?"),
+					oai.ImageContentPart(oai.ChatCompletionContentPartImageImageURLParam{URL: "https://example.com/p.png", Detail: "low"}),
+					oai.InputAudioContentPart(oai.ChatCompletionContentPartInputAudioInputAudioParam{Data: "UklGRg==", Format: "wav"}),
+					oai.FileContentPart(oai.ChatCompletionContentPartFileFileParam{FileID: oai.String("file-1"), Filename: oai.String("a.pdf")}),
+					oai.TextContentPart("And Rome?"),
+				}}}},
+			{OfAssistant: &oai.ChatCompletionAssistantMessageParam{ToolCalls: []oai.ChatCompletionMessageToolCallUnionParam{
+				{OfFunction: &oai.ChatCompletionMessageFunctionToolCallParam{ID: "call_1",
+					Function: oai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: "get_weather", Arguments: `{"city":"Paris"}`}}},
+				{OfFunction: &oai.ChatCompletionMessageFunctionToolCallParam{ID: "call_2",
+					Function: oai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: "get_weather", Arguments: `{"city":"Rome"}`}}},
+			}}},
+			oai.ToolMessage("18C", "call_1"),
+			oai.ToolMessage([]oai.ChatCompletionContentPartTextParam{{Text: "21C"}}, "call_2"),
+			oai.AssistantMessage([]oai.ChatCompletionAssistantMessageParamContentArrayOfContentPartUnion{
+				{OfText: &oai.ChatCompletionContentPartTextParam{Text: "Paris 18C, Rome 21C."}}}),
+			oai.UserMessage("Thanks"),
+		},
+		Tools: []oai.ChatCompletionToolUnionParam{
+			oai.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{Name: "get_weather", Description: oai.String("Current weather"),
+				Parameters: shared.FunctionParameters(schema), Strict: oai.Bool(true)}),
+			{OfCustom: &oai.ChatCompletionCustomToolParam{Custom: oai.ChatCompletionCustomToolCustomParam{Name: "grep", Description: oai.String("search")}}},
+		},
+		ToolChoice:          oai.ToolChoiceOptionFunctionToolChoice(oai.ChatCompletionNamedToolChoiceFunctionParam{Name: "get_weather"}),
+		ParallelToolCalls:   oai.Bool(false),
+		ResponseFormat:      oai.ChatCompletionNewParamsResponseFormatUnion{OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{Name: "weather", Schema: schema, Strict: oai.Bool(true)}}},
+		StreamOptions:       oai.ChatCompletionStreamOptionsParam{IncludeUsage: oai.Bool(true)},
+		MaxCompletionTokens: oai.Int(100),
+		N:                   oai.Int(3),
+		Seed:                oai.Int(7),
+		User:                oai.String("user-1"),
+		SafetyIdentifier:    oai.String("safety-1"),
+		PromptCacheKey:      oai.String("cache-1"),
+		Store:               oai.Bool(true),
+		Metadata:            shared.Metadata{"suite": "weather"},
+		Temperature:         oai.Float(0.2),
+	}
+	req, n := mustDecode(t, marshal(t, params))
+	if !req.IncludeUsage() || req.Choices() != 3 || *req.Seed != 7 || !*req.Store || *req.MaxCompletionTokens != 100 {
+		t.Errorf("include_usage %v, n %d, seed %v, store %v", req.IncludeUsage(), req.Choices(), *req.Seed, *req.Store)
+	}
+	if p, set := req.ParallelToolCallsSetting(); p || !set {
+		t.Errorf("parallel_tool_calls = %v, %v; want false, set", p, set)
+	}
+	parts := req.Messages[2].Content.Parts
+	if len(parts) != 5 || parts[1].ImageURL.URL != "https://example.com/p.png" || parts[1].ImageURL.Detail != "low" ||
+		parts[2].InputAudio.Format != "wav" || parts[3].File.FileID != "file-1" || parts[3].File.Filename != "a.pdf" {
+		t.Errorf("parts = %+v", parts)
+	}
+	want := &scenario.Request{
+		Endpoint: scenario.EndpointChatCompletions,
+		Model:    "gpt-4.1-mini",
+		System:   "Be brief.\nUse tools.",
+		Messages: []scenario.Message{
+			{Role: "user", Name: "ann", Content: "Weather in Paris?\nAnd Rome?"},
+			{Role: "assistant", ToolCalls: []scenario.ToolCall{
+				{ID: "call_1", Name: "get_weather", Arguments: `{"city":"Paris"}`},
+				{ID: "call_2", Name: "get_weather", Arguments: `{"city":"Rome"}`}}},
+			{Role: "tool", Content: "18C", ToolCallID: "call_1"},
+			{Role: "tool", Content: "21C", ToolCallID: "call_2"},
+			{Role: "assistant", Content: "Paris 18C, Rome 21C."},
+			{Role: "user", Content: "Thanks"},
+		},
+		Tools: []scenario.Tool{
+			{Name: "get_weather", Description: "Current weather", Parameters: n.Tools[0].Parameters},
+			{Name: "grep", Description: "search"},
+		},
+		ToolChoice:     "get_weather",
+		ResponseFormat: &scenario.ResponseFormat{Type: "json_schema", Name: "weather", Schema: n.ResponseFormat.Schema, Strict: true},
+		PromptCacheKey: "cache-1",
+		User:           "user-1",
+		Metadata:       map[string]string{"suite": "weather"},
+	}
+	equal(t, "normalized", n, want)
+	jsonEqual(t, "parameters", n.Tools[0].Parameters, weatherSchema)
+	jsonEqual(t, "schema", n.ResponseFormat.Schema, weatherSchema)
+}
+
+// go-openai always sends "stream", types parallel_tool_calls as any, sends
+// parameters:null for a tool without them, and has its own tool_choice and
+// multi-content shapes.
+func TestDecodeGoOpenAIRequest(t *testing.T) {
+	seed := 3
+	body := marshal(t, goai.ChatCompletionRequest{
+		Model: "gpt-4o",
+		Messages: []goai.ChatCompletionMessage{
+			{Role: "system", Content: "sys"},
+			{Role: "user", Name: "bob", MultiContent: []goai.ChatMessagePart{
+				{Type: "text", Text: "look"}, {Type: "image_url", ImageURL: &goai.ChatMessageImageURL{URL: "data:image/png;base64,AA==", Detail: "high"}}}},
+			{Role: "assistant", ToolCalls: []goai.ToolCall{{ID: "call_9", Type: "function", Function: goai.FunctionCall{Name: "now", Arguments: "{}"}}}},
+			{Role: "tool", ToolCallID: "call_9", Content: "noon"},
+			{Role: "assistant", Refusal: "I can't."},
+			{Role: "user", Content: "why"},
+		},
+		Tools: []goai.Tool{
+			{Type: "function", Function: &goai.FunctionDefinition{Name: "now"}},
+			{Type: "function", Function: &goai.FunctionDefinition{Name: "get_weather", Strict: true, Parameters: json.RawMessage(weatherSchema)}},
+		},
+		ToolChoice:        goai.ToolChoice{Type: "function", Function: goai.ToolFunction{Name: "now"}},
+		ParallelToolCalls: true,
+		ResponseFormat: &goai.ChatCompletionResponseFormat{Type: "json_schema", JSONSchema: &goai.ChatCompletionResponseFormatJSONSchema{
+			Name: "w", Schema: json.RawMessage(weatherSchema), Strict: true}},
+		MaxTokens:        50,
+		N:                2,
+		Seed:             &seed,
+		SafetyIdentifier: "sid",
+		Store:            true,
+		Metadata:         map[string]string{"a": "b"},
+	})
+	if !bytes.Contains(body, []byte(`"stream":false`)) || !bytes.Contains(body, []byte(`"parameters":null`)) {
+		t.Fatalf("go-openai body no longer has the shapes this test is about: %s", body)
+	}
+	req, n := mustDecode(t, body)
+	if req.Stream || req.Choices() != 2 || *req.MaxTokens != 50 || *req.Seed != 3 {
+		t.Errorf("stream %v n %d", req.Stream, req.Choices())
+	}
+	if p, set := req.ParallelToolCallsSetting(); !p || !set {
+		t.Errorf("parallel_tool_calls = %v, %v", p, set)
+	}
+	if req.Messages[4].Refusal != "I can't." {
+		t.Errorf("refusal = %q", req.Messages[4].Refusal)
+	}
+	equal(t, "messages", n.Messages, []scenario.Message{
+		{Role: "user", Name: "bob", Content: "look"},
+		{Role: "assistant", ToolCalls: []scenario.ToolCall{{ID: "call_9", Name: "now", Arguments: "{}"}}},
+		{Role: "tool", Content: "noon", ToolCallID: "call_9"},
+		{Role: "assistant"},
+		{Role: "user", Content: "why"},
+	})
+	if n.System != "sys" || n.ToolChoice != "now" || n.User != "sid" || n.Tools[0].Parameters != nil || len(n.Tools) != 2 {
+		t.Errorf("normalized = %+v", n)
+	}
+	jsonEqual(t, "schema", n.ResponseFormat.Schema, weatherSchema)
+	if n.ResponseFormat.Name != "w" || !n.ResponseFormat.Strict || n.ResponseFormat.Type != "json_schema" {
+		t.Errorf("response format = %+v", n.ResponseFormat)
+	}
+
+	// Streaming, json_object, string tool_choice, parallel_tool_calls of
+	// another JSON type, and the legacy functions/function_call pair.
+	body = marshal(t, goai.ChatCompletionRequest{
+		Model:             "gpt-4o",
+		Messages:          []goai.ChatCompletionMessage{{Role: "user", Content: "hi"}, {Role: "assistant", FunctionCall: &goai.FunctionCall{Name: "f", Arguments: `{"x":1}`}}, {Role: "function", Name: "f", Content: "1"}},
+		Stream:            true,
+		StreamOptions:     &goai.StreamOptions{IncludeUsage: true},
+		ResponseFormat:    &goai.ChatCompletionResponseFormat{Type: "json_object"},
+		Functions:         []goai.FunctionDefinition{{Name: "f", Description: "legacy"}},
+		FunctionCall:      "auto",
+		ParallelToolCalls: map[string]any{"odd": true},
+	})
+	req, n = mustDecode(t, body)
+	if !req.Stream || !req.IncludeUsage() || !n.Stream || n.ToolChoice != "auto" || n.ResponseFormat.Type != "json_object" {
+		t.Errorf("request %+v normalized %+v", req, n)
+	}
+	if _, set := req.ParallelToolCallsSetting(); set {
+		t.Error("a non-boolean parallel_tool_calls counts as set")
+	}
+	equal(t, "legacy tools", n.Tools, []scenario.Tool{{Name: "f", Description: "legacy"}})
+	equal(t, "legacy call", n.Messages[1].ToolCalls, []scenario.ToolCall{{Name: "f", Arguments: `{"x":1}`}})
+}
+
+// The other tool_choice forms openai-go can send.
+func TestDecodeToolChoiceForms(t *testing.T) {
+	tools := []oai.ChatCompletionToolUnionParam{
+		oai.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{Name: "f"}),
+		{OfCustom: &oai.ChatCompletionCustomToolParam{Custom: oai.ChatCompletionCustomToolCustomParam{Name: "c"}}},
+	}
+	for name, tt := range map[string]struct {
+		choice oai.ChatCompletionToolChoiceOptionUnionParam
+		want   string
+	}{
+		"none":          {oai.ChatCompletionToolChoiceOptionUnionParam{OfAuto: oai.String("none")}, "none"},
+		"required":      {oai.ChatCompletionToolChoiceOptionUnionParam{OfAuto: oai.String("required")}, "required"},
+		"custom":        {oai.ChatCompletionToolChoiceOptionUnionParam{OfCustomToolChoice: &oai.ChatCompletionNamedToolChoiceCustomParam{Custom: oai.ChatCompletionNamedToolChoiceCustomCustomParam{Name: "c"}}}, "c"},
+		"allowed tools": {oai.ChatCompletionToolChoiceOptionUnionParam{OfAllowedTools: &oai.ChatCompletionAllowedToolChoiceParam{AllowedTools: oai.ChatCompletionAllowedToolsParam{Mode: "required", Tools: []map[string]any{{"type": "function", "function": map[string]any{"name": "f"}}}}}}, "required"},
+		"absent":        {oai.ChatCompletionToolChoiceOptionUnionParam{}, ""},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, n := mustDecode(t, marshal(t, oai.ChatCompletionNewParams{Model: "gpt-4.1", Messages: []oai.ChatCompletionMessageParamUnion{oai.UserMessage("x")},
+				Tools: tools, ToolChoice: tt.choice}))
+			if n.ToolChoice != tt.want {
+				t.Errorf("tool choice %q, want %q", n.ToolChoice, tt.want)
+			}
+		})
+	}
+}
+
+// openai-go's ToParam turns our answer into the next request's assistant
+// message, and that request decodes back into the same calls.
+func TestDecodeToolLoopFromSDKResponse(t *testing.T) {
+	a := &ChatAnswer{ID: "chatcmpl-1", Created: 1, Model: "gpt-4.1", ToolCalls: []scenario.ToolCall{
+		{ID: "call_a", Name: "f", Arguments: `{"a":1}`}, {ID: "call_b", Name: "g"}}}
+	var c oai.ChatCompletion
+	if err := json.Unmarshal(marshal(t, a.Completion()), &c); err != nil {
+		t.Fatal(err)
+	}
+	params := oai.ChatCompletionNewParams{Model: "gpt-4.1", Messages: []oai.ChatCompletionMessageParamUnion{
+		oai.UserMessage("go"), c.Choices[0].Message.ToParam(), oai.ToolMessage("1", "call_a"), oai.ToolMessage("2", "call_b")}}
+	_, n := mustDecode(t, marshal(t, params))
+	equal(t, "calls", n.Messages[1].ToolCalls, []scenario.ToolCall{{ID: "call_a", Name: "f", Arguments: `{"a":1}`}, {ID: "call_b", Name: "g", Arguments: "{}"}})
+	if len(n.ToolResults()) != 2 || n.ToolResults()[1].Name != "g" {
+		t.Errorf("tool results %+v", n.ToolResults())
+	}
+}
+
 func TestValidConversationsPass(t *testing.T) {
 	for name, body := range map[string]string{
 		"content parts": `{"model":"m","messages":[{"role":"user","content":[{"type":"text","text":"a"},{"type":"image_url","image_url":{"url":"x"}},{"type":"text","text":"b"}]}]}`,
@@ -40,44 +314,237 @@ func TestValidConversationsPass(t *testing.T) {
 			{"role":"tool","tool_call_id":"c2","content":"2"},{"role":"tool","tool_call_id":"c1","content":[{"type":"text","text":"1"}]},
 			{"role":"assistant","content":"done"},{"role":"user","content":"thanks"}]}`,
 		"unknown fields": `{"model":"m","messages":[{"role":"user","content":"u"}],"temperature":0.2,"seed":1,"metadata":{"a":"b"},"future_field":{"x":1}}`,
+		"nulls":          `{"model":"m","messages":[{"role":"user","content":"u","name":null}],"max_tokens":null,"n":null,"tools":null,"tool_choice":null,"response_format":null,"stream_options":null,"parallel_tool_calls":null}`,
+		"custom tool call": `{"model":"m","tools":[{"type":"custom","custom":{"name":"sh"}}],"messages":[{"role":"user","content":"u"},
+			{"role":"assistant","tool_calls":[{"id":"c1","type":"custom","custom":{"name":"sh","input":"ls"}}]},{"role":"tool","tool_call_id":"c1","content":"a.txt"}]}`,
+		"refusal part":    `{"model":"m","messages":[{"role":"user","content":"u"},{"role":"assistant","content":[{"type":"refusal","refusal":"no"}]},{"role":"user","content":"ok"}]}`,
+		"max_tokens gpt4": `{"model":"gpt-4.1","max_tokens":5,"messages":[{"role":"user","content":"u"}]}`,
+		"n at the limit":  `{"model":"m","n":128,"messages":[{"role":"user","content":"u"}]}`,
 	} {
 		t.Run(name, func(t *testing.T) {
-			req, err := DecodeChatRequest([]byte(body))
-			if err != nil {
-				t.Fatalf("refused: %v", err)
-			}
-			n := req.Normalize()
-			if name == "content parts" && n.LastUserText() != "a\nb" {
-				t.Errorf("text parts joined as %q, want a\\nb", n.LastUserText())
-			}
-			if name == "tool loop" && (n.System != "d" || n.LastUserText() != "thanks" || len(n.Messages) != 6) {
-				t.Errorf("normalized = %+v", n)
+			req, n := mustDecode(t, []byte(body))
+			switch name {
+			case "content parts":
+				if n.LastUserText() != "a\nb" {
+					t.Errorf("text parts joined as %q, want a\\nb", n.LastUserText())
+				}
+			case "tool loop":
+				if n.System != "d" || n.LastUserText() != "thanks" || len(n.Messages) != 6 {
+					t.Errorf("normalized = %+v", n)
+				}
+			case "nulls":
+				if req.Choices() != 1 || n.ResponseFormat != nil || n.ToolChoice != "" {
+					t.Errorf("normalized = %+v", n)
+				}
+			case "custom tool call":
+				equal(t, "calls", n.Messages[1].ToolCalls, []scenario.ToolCall{{ID: "c1", Name: "sh", Arguments: "ls"}})
+			case "refusal part":
+				if req.Messages[1].Content.Refusal != "no" || n.Messages[1].Content != "" {
+					t.Errorf("refusal part %+v", req.Messages[1].Content)
+				}
 			}
 		})
 	}
 }
 
-// The stream satisfies both SDKs' decoders: one data line per event, a
-// blank line after every event including [DONE], one id throughout, no
-// top-level error key, an empty delta on the finishing chunk, and usage in
-// exactly one chunk with empty choices.
-func TestSSEShape(t *testing.T) {
-	a := &ChatAnswer{ID: "chatcmpl-1", Created: 1700000000, Model: "gpt-4.1-mini", Text: "Hi there", Usage: NewUsage(5, 2)}
-	body := a.SSE([]string{"Hi", " there"}, true)
-	if !bytes.HasSuffix(body, []byte("data: [DONE]\n\n")) {
-		t.Fatalf("stream does not end with [DONE] and a blank line: %q", body)
+// Bad requests get the real API's status, code and param.
+func TestDecodeRefusesInvalid(t *testing.T) {
+	const user = `"messages":[{"role":"user","content":"u"}]`
+	const tools = `"tools":[{"type":"function","function":{"name":"f"}}]`
+	for _, tt := range []struct {
+		name, body  string
+		code, param string
+	}{
+		{"not JSON", `{"model":`, "", ""},
+		{"not an object", `[]`, "", ""},
+		{"model of wrong type", `{"model":5,"messages":[]}`, "invalid_type", "model"},
+		{"content of wrong type", `{"model":"m","messages":[{"role":"user","content":5}]}`, "invalid_type", "messages.content"},
+		{"part of wrong type", `{"model":"m","messages":[{"role":"user","content":["x"]}]}`, "invalid_type", "messages.content"},
+		{"part field of wrong type", `{"model":"m","messages":[{"role":"user","content":[{"type":"text","text":1}]}]}`, "invalid_type", "messages.content.text"},
+		{"missing model", `{` + user + `}`, "missing_required_parameter", "model"},
+		{"missing messages", `{"model":"m"}`, "missing_required_parameter", "messages"},
+		{"empty messages", `{"model":"m","messages":[]}`, "empty_array", "messages"},
+		{"bad role", `{"model":"m","messages":[{"role":"robot","content":"Hi"}]}`, "invalid_value", "messages[0].role"},
+		{"tool without call", `{"model":"m","messages":[{"role":"user","content":"Hi"},{"role":"tool","tool_call_id":"call_1","content":"42"}]}`, "", "messages.[1].role"},
+		{"unanswered call", `{"model":"m","messages":[{"role":"user","content":"Hi"},{"role":"assistant","tool_calls":[{"id":"call_1","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"user","content":"well?"}]}`, "", "messages.[1].role"},
+		{"tool without tool_call_id", `{"model":"m","messages":[{"role":"user","content":"Hi"},{"role":"tool","content":"42"}]}`, "missing_required_parameter", "messages[1].tool_call_id"},
+		{"call without id", `{"model":"m","messages":[{"role":"user","content":"Hi"},{"role":"assistant","tool_calls":[{"type":"function","function":{"name":"f","arguments":"{}"}}]}]}`, "missing_required_parameter", "messages[1].tool_calls[0].id"},
+		{"call with bad name", `{"model":"m","messages":[{"role":"user","content":"Hi"},{"role":"assistant","tool_calls":[{"id":"c","type":"function","function":{"name":"a.b","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c","content":"1"}]}`, "invalid_value", "messages[1].tool_calls[0].function.name"},
+		{"tool name with a dot", `{"model":"m",` + user + `,"tools":[{"type":"function","function":{"name":"srv.f"}}]}`, "invalid_value", "tools[0].function.name"},
+		{"tool name too long", `{"model":"m",` + user + `,"tools":[{"type":"function","function":{"name":"` + strings.Repeat("a", 65) + `"}}]}`, "string_above_max_length", "tools[0].function.name"},
+		{"tool without name", `{"model":"m",` + user + `,"tools":[{"type":"function","function":{"description":"d"}}]}`, "missing_required_parameter", "tools[0].function.name"},
+		{"tool without function", `{"model":"m",` + user + `,"tools":[{"type":"function"}]}`, "missing_required_parameter", "tools[0].function"},
+		{"tool of unknown type", `{"model":"m",` + user + `,"tools":[{"type":"web_search"}]}`, "invalid_value", "tools[0].type"},
+		{"parameters not an object", `{"model":"m",` + user + `,"tools":[{"type":"function","function":{"name":"f","parameters":[1]}}]}`, "invalid_type", "tools[0].function.parameters"},
+		{"tool_choice without tools", `{"model":"m",` + user + `,"tool_choice":"auto"}`, "", "tool_choice"},
+		{"tool_choice naming a missing function", `{"model":"m",` + user + `,` + tools + `,"tool_choice":{"type":"function","function":{"name":"g"}}}`, "", "tool_choice"},
+		{"tool_choice unknown string", `{"model":"m",` + user + `,` + tools + `,"tool_choice":"always"}`, "invalid_value", "tool_choice"},
+		{"tool_choice of wrong type", `{"model":"m",` + user + `,` + tools + `,"tool_choice":1}`, "invalid_type", "tool_choice"},
+		{"tool_choice name of wrong type", `{"model":"m",` + user + `,` + tools + `,"tool_choice":{"type":"function","function":{"name":1}}}`, "invalid_type", "tool_choice.function.name"},
+		{"function_call naming a missing function", `{"model":"m",` + user + `,"functions":[{"name":"f"}],"function_call":{"name":"g"}}`, "", "function_call"},
+		{"response_format without json_schema", `{"model":"m",` + user + `,"response_format":{"type":"json_schema"}}`, "missing_required_parameter", "response_format.json_schema"},
+		{"json_schema without name", `{"model":"m",` + user + `,"response_format":{"type":"json_schema","json_schema":{"schema":{}}}}`, "missing_required_parameter", "response_format.json_schema.name"},
+		{"json_schema with bad name", `{"model":"m",` + user + `,"response_format":{"type":"json_schema","json_schema":{"name":"a b","schema":{}}}}`, "invalid_value", "response_format.json_schema.name"},
+		{"schema not an object", `{"model":"m",` + user + `,"response_format":{"type":"json_schema","json_schema":{"name":"a","schema":"x"}}}`, "invalid_type", "response_format.json_schema.schema"},
+		{"response_format unknown type", `{"model":"m",` + user + `,"response_format":{"type":"xml"}}`, "invalid_value", "response_format.type"},
+		{"response_format of wrong type", `{"model":"m",` + user + `,"response_format":"json"}`, "invalid_type", "response_format"},
+		{"n too large", `{"model":"m",` + user + `,"n":129}`, "integer_above_max_value", "n"},
+		{"n too small", `{"model":"m",` + user + `,"n":0}`, "integer_below_min_value", "n"},
+		{"n not an integer", `{"model":"m",` + user + `,"n":1.5}`, "invalid_type", "n"},
+		{"max_tokens on o3", `{"model":"o3-mini",` + user + `,"max_tokens":5}`, "unsupported_parameter", "max_tokens"},
+		{"max_tokens on gpt-5", `{"model":"gpt-5-nano",` + user + `,"max_tokens":5}`, "unsupported_parameter", "max_tokens"},
+		{"metadata of wrong type", `{"model":"m",` + user + `,"metadata":{"a":1}}`, "invalid_type", "metadata"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			req, err := DecodeChatRequest([]byte(tt.body))
+			if err == nil {
+				t.Fatalf("accepted: %+v", req)
+			}
+			if err.Status != 400 || err.Type != "invalid_request_error" || err.Code != tt.code || err.Param != tt.param || err.Message == "" {
+				t.Errorf("got %d %s code %q param %q (%s), want 400 code %q param %q", err.Status, err.Type, err.Code, err.Param, err.Message, tt.code, tt.param)
+			}
+		})
 	}
-	events := strings.Split(strings.TrimSuffix(string(body), "\n\n"), "\n\n")
-	if len(events) != 6 {
-		t.Fatalf("got %d events, want opening, 2 content, finish, usage, [DONE]: %q", len(events), body)
+}
+
+var toolAnswer = &ChatAnswer{ID: "chatcmpl-t", Created: 1700000000, Model: "gpt-4.1", ToolCalls: []scenario.ToolCall{
+	{ID: "call_A", Name: "get_weather", Arguments: `{"city":"Paris","unit":"celsius"}`},
+	{ID: "call_B", Name: "get_time", Arguments: `{"tz":"Europe/Rome"}`},
+}, Usage: NewUsage(20, 12)}
+
+// Completions decode in both SDKs: content null beside tool calls, refusal
+// null unless refusing, n identical choices, usage details.
+func TestCompletionDecodesInBothSDKs(t *testing.T) {
+	usage := NewUsage(1100, 5)
+	usage.PromptTokensDetails.CachedTokens = 1024
+	for _, tt := range []struct {
+		name    string
+		a       *ChatAnswer
+		content *string
+		refusal *string
+		finish  string
+	}{
+		{"text", &ChatAnswer{Text: "Hello <b>&", Usage: usage}, ptr("Hello <b>&"), nil, "stop"},
+		{"empty text", &ChatAnswer{}, ptr(""), nil, "stop"},
+		{"tool calls", toolAnswer, nil, nil, "tool_calls"},
+		{"text and tool calls", &ChatAnswer{Text: "Checking.", ToolCalls: toolAnswer.ToolCalls[:1]}, ptr("Checking."), nil, "tool_calls"},
+		{"refusal", &ChatAnswer{Refusal: "I can't help with that."}, nil, ptr("I can't help with that."), "stop"},
+		{"length", &ChatAnswer{Text: "cut", FinishReason: "length", N: 3}, ptr("cut"), nil, "length"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			a := *tt.a
+			a.ID, a.Created, a.Model = "chatcmpl-x", 1700000000, "gpt-4.1-mini"
+			body := marshal(t, a.Completion())
+			var raw struct {
+				Choices []struct {
+					Message  map[string]json.RawMessage
+					Logprobs json.RawMessage
+				}
+				ServiceTier, SystemFingerprint string
+			}
+			json.Unmarshal(body, &raw)
+			msg := raw.Choices[0].Message
+			jsonEqual(t, "content", msg["content"], string(marshal(t, tt.content)))
+			jsonEqual(t, "refusal", msg["refusal"], string(marshal(t, tt.refusal)))
+			jsonEqual(t, "annotations", msg["annotations"], `[]`)
+			if _, has := msg["tool_calls"]; has != (len(a.ToolCalls) > 0) {
+				t.Errorf("tool_calls key present %v with %d calls", has, len(a.ToolCalls))
+			}
+			if string(raw.Choices[0].Logprobs) != "null" {
+				t.Errorf("logprobs %s", raw.Choices[0].Logprobs)
+			}
+
+			var got oai.ChatCompletion
+			if err := json.Unmarshal(body, &got); err != nil {
+				t.Fatal(err)
+			}
+			if len(got.Choices) != max(a.N, 1) || got.Created != 1700000000 || got.Object != "chat.completion" || got.SystemFingerprint == "" || got.ServiceTier != "default" {
+				t.Fatalf("openai-go decoded %+v", got)
+			}
+			for i, c := range got.Choices {
+				m := c.Message
+				if int(c.Index) != i || string(c.FinishReason) != tt.finish || m.Content != deref(tt.content) || m.Refusal != deref(tt.refusal) || len(m.ToolCalls) != len(a.ToolCalls) {
+					t.Errorf("openai-go choice %d: %+v", i, c)
+				}
+				for j, call := range m.ToolCalls {
+					if call.ID != a.ToolCalls[j].ID || call.Function.Name != a.ToolCalls[j].Name || call.Function.Arguments != a.ToolCalls[j].Arguments || call.Type != "function" {
+						t.Errorf("openai-go call %d = %+v", j, call)
+					}
+				}
+			}
+			if int(got.Usage.PromptTokens) != a.Usage.PromptTokens || int(got.Usage.PromptTokensDetails.CachedTokens) != a.Usage.PromptTokensDetails.CachedTokens {
+				t.Errorf("openai-go usage %+v", got.Usage)
+			}
+
+			var g goai.ChatCompletionResponse
+			if err := json.Unmarshal(body, &g); err != nil {
+				t.Fatal(err)
+			}
+			m := g.Choices[0].Message
+			if string(g.Choices[0].FinishReason) != tt.finish || m.Content != deref(tt.content) || m.Refusal != deref(tt.refusal) || len(m.ToolCalls) != len(a.ToolCalls) || g.Usage.TotalTokens != a.Usage.TotalTokens {
+				t.Errorf("go-openai decoded %+v", g)
+			}
+			if len(a.ToolCalls) > 0 && m.ToolCalls[0].Function.Arguments != a.ToolCalls[0].Arguments {
+				t.Errorf("go-openai arguments %q", m.ToolCalls[0].Function.Arguments)
+			}
+			if g.Usage.PromptTokensDetails == nil || g.Usage.PromptTokensDetails.CachedTokens != a.Usage.PromptTokensDetails.CachedTokens {
+				t.Errorf("go-openai usage %+v", g.Usage)
+			}
+		})
 	}
-	var text strings.Builder
-	usageChunks := 0
-	for i, ev := range events[:5] {
+}
+
+func ptr(s string) *string { return &s }
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// words splits after each space, as a stand-in tokenizer.
+func words(s string) []string { return strings.SplitAfter(s, " ") }
+
+// bytewise splits s into single bytes, splitting every multi-byte character.
+func bytewise(s string) []string {
+	out := make([]string, len(s))
+	for i := range len(s) {
+		out[i] = s[i : i+1]
+	}
+	return out
+}
+
+// events returns the data of each event, checking the framing.
+func events(t *testing.T, s *SSE) []string {
+	t.Helper()
+	if !bytes.HasSuffix(s.Body, []byte("data: [DONE]\n\n")) || len(s.Ends) == 0 || s.Ends[len(s.Ends)-1] != len(s.Body) {
+		t.Fatalf("stream does not end with [DONE] and a blank line: %q", s.Body)
+	}
+	var out []string
+	for i := range s.Len() {
+		ev := string(s.Event(i))
 		data, ok := strings.CutPrefix(ev, "data: ")
-		if !ok || strings.Contains(data, "\n") {
-			t.Fatalf("event %d is not one data line: %q", i, ev)
+		data, ok2 := strings.CutSuffix(data, "\n\n")
+		if !ok || !ok2 || strings.Contains(data, "\n") {
+			t.Fatalf("event %d is not one data line and a blank line: %q", i, ev)
 		}
+		out = append(out, data)
+	}
+	return out
+}
+
+// The stream's shape: one id throughout, no top-level error key, an
+// opening role chunk, an empty delta on the finishing chunk, and usage in
+// exactly one chunk with empty choices.
+func TestStreamShape(t *testing.T) {
+	a := &ChatAnswer{ID: "chatcmpl-1", Created: 1700000000, Model: "gpt-4.1-mini", Text: "Hi there", Usage: NewUsage(5, 2)}
+	evs := events(t, a.Stream(words, 1, true))
+	if len(evs) != 6 {
+		t.Fatalf("got %d events, want opening, 2 content, finish, usage, [DONE]: %q", len(evs), evs)
+	}
+	wantDeltas := []string{`{"role":"assistant","content":"","refusal":null}`, `{"content":"Hi "}`, `{"content":"there"}`, `{}`}
+	for i, data := range evs[:5] {
 		var c map[string]json.RawMessage
 		if err := json.Unmarshal([]byte(data), &c); err != nil {
 			t.Fatal(err)
@@ -85,40 +552,334 @@ func TestSSEShape(t *testing.T) {
 		if _, has := c["error"]; has {
 			t.Errorf("event %d has a top-level error key", i)
 		}
-		if string(c["id"]) != `"chatcmpl-1"` || string(c["created"]) != "1700000000" {
-			t.Errorf("event %d id %s created %s", i, c["id"], c["created"])
+		if string(c["id"]) != `"chatcmpl-1"` || string(c["created"]) != "1700000000" || string(c["object"]) != `"chat.completion.chunk"` ||
+			string(c["system_fingerprint"]) != `"`+SystemFingerprint+`"` || string(c["service_tier"]) != `"default"` || string(c["model"]) != `"gpt-4.1-mini"` {
+			t.Errorf("event %d: %s", i, data)
 		}
-		var choices []struct {
-			Delta        map[string]any `json:"delta"`
-			FinishReason *string        `json:"finish_reason"`
-		}
+		var choices []map[string]json.RawMessage
 		json.Unmarshal(c["choices"], &choices)
-		if _, has := c["usage"]; has {
-			usageChunks++
-			if len(choices) != 0 {
-				t.Errorf("usage chunk has choices")
+		_, hasUsage := c["usage"]
+		if i == 4 {
+			if !hasUsage || len(choices) != 0 {
+				t.Errorf("usage chunk %s", data)
 			}
 			continue
 		}
-		if s, ok := choices[0].Delta["content"].(string); ok {
-			text.WriteString(s)
+		if hasUsage || len(choices) != 1 {
+			t.Fatalf("event %d: %s", i, data)
 		}
-		if i == 3 && (len(choices[0].Delta) != 0 || choices[0].FinishReason == nil || *choices[0].FinishReason != "stop") {
-			t.Errorf("finishing chunk %s, want delta {} and finish_reason stop", data)
+		if string(choices[0]["delta"]) != wantDeltas[i] || string(choices[0]["logprobs"]) != "null" {
+			t.Errorf("event %d delta %s, want %s", i, choices[0]["delta"], wantDeltas[i])
+		}
+		if finish := string(choices[0]["finish_reason"]); (i == 3) != (finish == `"stop"`) || i != 3 && finish != "null" {
+			t.Errorf("event %d finish_reason %s", i, finish)
 		}
 	}
-	if text.String() != "Hi there" || usageChunks != 1 {
-		t.Errorf("content %q, %d usage chunks", text.String(), usageChunks)
-	}
-	if bytes.Contains(a.SSE([]string{"x"}, false), []byte(`"usage"`)) {
+	if bytes.Contains(a.Stream(words, 1, false).Body, []byte(`"usage"`)) {
 		t.Error("usage sent without include_usage")
+	}
+}
+
+// Tool-call streams follow wire.md §8.2: the opening chunk carries the first
+// call's first fragment, id/type/name only in first fragments, arguments
+// split by the splitter.
+func TestStreamToolCallShape(t *testing.T) {
+	evs := events(t, toolAnswer.Stream(func(s string) []string { return strings.SplitAfter(s, ",") }, 1, false))
+	var deltas []string
+	for _, data := range evs[:len(evs)-1] {
+		var c struct {
+			Choices []struct{ Delta json.RawMessage }
+		}
+		json.Unmarshal([]byte(data), &c)
+		deltas = append(deltas, string(c.Choices[0].Delta))
+	}
+	want := []string{
+		`{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"call_A","type":"function","function":{"name":"get_weather","arguments":""}}],"refusal":null}`,
+		`{"tool_calls":[{"index":0,"function":{"arguments":"{\"city\":\"Paris\","}}]}`,
+		`{"tool_calls":[{"index":0,"function":{"arguments":"\"unit\":\"celsius\"}"}}]}`,
+		`{"tool_calls":[{"index":1,"id":"call_B","type":"function","function":{"name":"get_time","arguments":""}}]}`,
+		`{"tool_calls":[{"index":1,"function":{"arguments":"{\"tz\":\"Europe/Rome\"}"}}]}`,
+		`{}`,
+	}
+	equal(t, "deltas", deltas, want)
+}
+
+// openaiGoStream decodes a stream body with openai-go's own SSE decoder.
+func openaiGoStream(body []byte) *ssestream.Stream[oai.ChatCompletionChunk] {
+	res := &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"text/event-stream"}}, Body: io.NopCloser(bytes.NewReader(body))}
+	return ssestream.NewStream[oai.ChatCompletionChunk](ssestream.NewDecoder(res), nil)
+}
+
+// openai-go's accumulator reassembles two parallel calls exactly and fires
+// JustFinishedToolCall once for each; text and refusal finish too.
+func TestStreamOpenAIGoAccumulator(t *testing.T) {
+	withText := *toolAnswer
+	withText.Text = "Checking both."
+	for _, tt := range []struct {
+		a   *ChatAnswer
+		per int
+	}{{toolAnswer, 1}, {toolAnswer, 3}, {&withText, 2}} {
+		per := tt.per
+		var acc oai.ChatCompletionAccumulator
+		var finished []oai.FinishedChatCompletionToolCall
+		content := ""
+		stream := openaiGoStream(tt.a.Stream(bytewise, per, true).Body)
+		for stream.Next() {
+			if !acc.AddChunk(stream.Current()) {
+				t.Fatalf("accumulator refused chunk %s", stream.Current().RawJSON())
+			}
+			if call, ok := acc.JustFinishedToolCall(); ok {
+				finished = append(finished, call)
+			}
+			if s, ok := acc.JustFinishedContent(); ok {
+				content = s
+			}
+		}
+		if content != tt.a.Text || acc.Choices[0].Message.Content != tt.a.Text {
+			t.Errorf("per %d: finished content %q, accumulated %q", per, content, acc.Choices[0].Message.Content)
+		}
+		if err := stream.Err(); err != nil {
+			t.Fatal(err)
+		}
+		if len(finished) != 2 {
+			t.Fatalf("per %d: JustFinishedToolCall fired %d times, want 2", per, len(finished))
+		}
+		for i, f := range finished {
+			c := toolAnswer.ToolCalls[i]
+			if f.Index != i || f.ID != c.ID || f.Name != c.Name || f.Arguments != c.Arguments {
+				t.Errorf("finished call %d = %+v, want %+v", i, f, c)
+			}
+		}
+		m := acc.Choices[0].Message
+		if len(m.ToolCalls) != 2 || m.ToolCalls[0].Function.Name != "get_weather" || m.ToolCalls[1].Function.Arguments != toolAnswer.ToolCalls[1].Arguments ||
+			acc.Choices[0].FinishReason != "tool_calls" || acc.Usage.TotalTokens != 32 || acc.ID != "chatcmpl-t" {
+			t.Errorf("accumulated %+v usage %+v", m, acc.Usage)
+		}
+	}
+
+	for _, a := range []*ChatAnswer{
+		{ID: "c", Text: "héllo wörld ✓", N: 2, Usage: NewUsage(3, 4)},
+		{ID: "c", Refusal: "I can’t do that."},
+	} {
+		var acc oai.ChatCompletionAccumulator
+		var content, refusal string
+		stream := openaiGoStream(a.Stream(bytewise, 2, true).Body)
+		for stream.Next() {
+			if !acc.AddChunk(stream.Current()) {
+				t.Fatalf("accumulator refused chunk %s", stream.Current().RawJSON())
+			}
+			if s, ok := acc.JustFinishedContent(); ok {
+				content = s
+			}
+			if s, ok := acc.JustFinishedRefusal(); ok {
+				refusal = s
+			}
+		}
+		if err := stream.Err(); err != nil {
+			t.Fatal(err)
+		}
+		if content != a.Text || refusal != a.Refusal || len(acc.Choices) != max(a.N, 1) || acc.Choices[len(acc.Choices)-1].Message.Content != a.Text ||
+			acc.Choices[0].Message.Refusal != a.Refusal || int(acc.Usage.TotalTokens) != a.Usage.TotalTokens {
+			t.Errorf("finished content %q refusal %q, accumulated %+v", content, refusal, acc.Choices)
+		}
+	}
+}
+
+// serve answers every request with body as an event stream.
+func serve(t *testing.T, body []byte) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Write(body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func goOpenAIClient(url string) *goai.Client {
+	cfg := goai.DefaultConfig("sk-test")
+	cfg.BaseURL = url + "/v1"
+	return goai.NewClientWithConfig(cfg)
+}
+
+// go-openai's stream reader reads the same bytes; merging fragments by index
+// as its callers do rebuilds the calls, and the usage chunk decodes.
+func TestStreamGoOpenAI(t *testing.T) {
+	a := *toolAnswer
+	a.Text = "Let me check."
+	srv := serve(t, a.Stream(words, 2, true).Body)
+	stream, err := goOpenAIClient(srv.URL).CreateChatCompletionStream(context.Background(), goai.ChatCompletionRequest{
+		Model: "gpt-4.1", Messages: []goai.ChatCompletionMessage{{Role: "user", Content: "x"}}, StreamOptions: &goai.StreamOptions{IncludeUsage: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stream.Close()
+	var text strings.Builder
+	var calls []goai.ToolCall
+	var usage *goai.Usage
+	finish := ""
+	for {
+		r, err := stream.Recv()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Usage != nil {
+			usage = r.Usage
+		}
+		for _, c := range r.Choices {
+			text.WriteString(c.Delta.Content)
+			if c.FinishReason != "" {
+				finish = string(c.FinishReason)
+			}
+			for _, tc := range c.Delta.ToolCalls {
+				i := *tc.Index
+				if i == len(calls) {
+					calls = append(calls, goai.ToolCall{ID: tc.ID, Type: tc.Type, Function: goai.FunctionCall{Name: tc.Function.Name}})
+				}
+				calls[i].Function.Arguments += tc.Function.Arguments
+			}
+		}
+	}
+	if text.String() != a.Text || finish != "tool_calls" || usage == nil || usage.TotalTokens != 32 || len(calls) != 2 {
+		t.Fatalf("text %q finish %q usage %+v calls %+v", text.String(), finish, usage, calls)
+	}
+	for i, c := range calls {
+		want := a.ToolCalls[i]
+		if c.ID != want.ID || c.Type != "function" || c.Function.Name != want.Name || c.Function.Arguments != want.Arguments {
+			t.Errorf("call %d = %+v, want %+v", i, c, want)
+		}
+	}
+}
+
+// A mid-stream error event fails both SDKs' readers with the message.
+func TestErrorEvent(t *testing.T) {
+	e := ServerError()
+	ev := ErrorEvent(e)
+	if !bytes.HasPrefix(ev, []byte(`data: {"error":{"message":`)) || !bytes.HasSuffix(ev, []byte("}}\n\n")) {
+		t.Fatalf("error event %q", ev)
+	}
+	s := (&ChatAnswer{ID: "c", Text: "partial answer"}).Stream(words, 1, false)
+	body := append(bytes.Clone(s.Event(0)), s.Event(1)...)
+	body = append(body, ev...)
+
+	stream := openaiGoStream(body)
+	n := 0
+	for stream.Next() {
+		n++
+	}
+	var se *ssestream.StreamError
+	if !errors.As(stream.Err(), &se) || n != 2 {
+		t.Errorf("openai-go: %d chunks then %v, want 2 then a StreamError", n, stream.Err())
+	}
+
+	srv := serve(t, body)
+	gs, err := goOpenAIClient(srv.URL).CreateChatCompletionStream(context.Background(), goai.ChatCompletionRequest{Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gs.Close()
+	for n = 0; ; n++ {
+		if _, err = gs.Recv(); err != nil {
+			break
+		}
+	}
+	var apiErr *goai.APIError
+	if n != 2 || !errors.As(err, &apiErr) || apiErr.Message != e.Message {
+		t.Errorf("go-openai: %d chunks then %v, want 2 then the API error", n, err)
+	}
+}
+
+// openai-go through a real client and server: the Content-Type and framing
+// are what NewStreaming expects.
+func TestStreamOpenAIGoClient(t *testing.T) {
+	srv := serve(t, (&ChatAnswer{ID: "c", Model: "gpt-4.1", Text: "one two three"}).Stream(words, 1, false).Body)
+	client := oai.NewClient(option.WithBaseURL(srv.URL+"/v1"), option.WithAPIKey("sk-test"), option.WithMaxRetries(0))
+	stream := client.Chat.Completions.NewStreaming(context.Background(), oai.ChatCompletionNewParams{Model: "gpt-4.1", Messages: []oai.ChatCompletionMessageParamUnion{oai.UserMessage("x")}})
+	var acc oai.ChatCompletionAccumulator
+	for stream.Next() {
+		acc.AddChunk(stream.Current())
+	}
+	if stream.Err() != nil || acc.Choices[0].Message.Content != "one two three" {
+		t.Errorf("err %v content %q", stream.Err(), acc.Choices[0].Message.Content)
+	}
+}
+
+// tokensPerChunk groups that many tokens per content chunk, and the same for
+// argument fragments.
+func TestStreamTokensPerChunk(t *testing.T) {
+	count := func(s *SSE, key string) int {
+		n := 0
+		for i := range s.Len() {
+			if bytes.Contains(s.Event(i), []byte(key)) {
+				n++
+			}
+		}
+		return n
+	}
+	a := &ChatAnswer{ID: "c", Text: "a b c d e f g"} // 7 words
+	for per, want := range map[int]int{0: 7, 1: 7, 2: 4, 3: 3, 7: 1, 100: 1} {
+		if got := count(a.Stream(words, per, false), `{"content":"`); got != want {
+			t.Errorf("tokensPerChunk %d: %d content chunks, want %d", per, got, want)
+		}
+	}
+	call := &ChatAnswer{ID: "c", ToolCalls: []scenario.ToolCall{{ID: "x", Name: "f", Arguments: `{"a":1}`}}}
+	if got := count(call.Stream(bytewise, 3, false), `"function":{"arguments":"`); got != 3 { // 7 bytes in 3 groups
+		t.Errorf("%d argument fragments, want 3", got)
+	}
+	// A splitter whose tokens do not rebuild the text is not trusted.
+	if got := count(a.Stream(func(string) []string { return []string{"x"} }, 1, false), `{"content":"`); got != 1 {
+		t.Errorf("%d content chunks from a lossy splitter, want the whole text in 1", got)
+	}
+	if got := count(a.Stream(nil, 1, false), `{"content":"`); got != 1 {
+		t.Errorf("%d content chunks without a splitter, want 1", got)
+	}
+}
+
+// A splitter that cuts characters apart never yields a chunk ending inside
+// a UTF-8 sequence, and the text survives exactly.
+func TestStreamUTF8Safety(t *testing.T) {
+	text := "naïve café — 日本語 🎉!"
+	a := &ChatAnswer{ID: "c", Text: text, ToolCalls: []scenario.ToolCall{{ID: "x", Name: "f", Arguments: `{"q":"日本"}`}}}
+	for _, per := range []int{1, 2, 5} {
+		var content, args strings.Builder
+		s := a.Stream(bytewise, per, false)
+		if !utf8.Valid(s.Body) || bytes.Contains(s.Body, []byte("\\ufffd")) || bytes.ContainsRune(s.Body, utf8.RuneError) {
+			t.Fatalf("per %d: stream has broken characters", per)
+		}
+		for _, data := range events(t, s)[:s.Len()-1] {
+			var c oai.ChatCompletionChunk
+			if err := json.Unmarshal([]byte(data), &c); err != nil {
+				t.Fatal(err)
+			}
+			content.WriteString(c.Choices[0].Delta.Content)
+			for _, tc := range c.Choices[0].Delta.ToolCalls {
+				args.WriteString(tc.Function.Arguments)
+			}
+		}
+		if content.String() != text || args.String() != a.ToolCalls[0].Arguments {
+			t.Errorf("per %d: content %q args %q", per, content.String(), args.String())
+		}
 	}
 }
 
 func TestJoinValidUTF8(t *testing.T) {
 	e := "é" // two bytes
-	got := JoinValidUTF8([]string{"a", e[:1], e[1:] + "b", "c"})
-	if strings.Join(got, "|") != "a|éb|c" {
-		t.Errorf("JoinValidUTF8 = %q", got)
+	for _, tt := range []struct {
+		in   []string
+		want string
+	}{
+		{[]string{"a", e[:1], e[1:] + "b", "c"}, "a|éb|c"},
+		{[]string{"", "a", ""}, "a"},
+		{[]string{"🎉"[:1], "🎉"[1:2], "🎉"[2:], "x"}, "🎉|x"},
+		{[]string{"\xff", "a"}, "\xff|a"},         // invalid bytes end a piece
+		{[]string{"a", e[:1]}, "a|" + e[:1]},      // a dangling start is flushed at the end
+		{[]string{e[1:], "b"}, e[1:] + "|b"},      // a stray continuation byte is complete
+		{[]string{"ab" + e[:1], e[1:]}, "ab" + e}, // the split character is joined
+	} {
+		if got := strings.Join(JoinValidUTF8(tt.in), "|"); got != tt.want {
+			t.Errorf("JoinValidUTF8(%q) = %q, want %q", tt.in, got, tt.want)
+		}
 	}
 }

@@ -190,6 +190,28 @@ func ShuttingDown() *Error {
 		Message: "The server is shutting down and admits no new sessions."}
 }
 
+// StatusError builds an error of any status, as a scenario scripts it: the
+// type and, when message is empty, the message follow the real API's for
+// that status.
+func StatusError(status int, code, param, message string) *Error {
+	typ, text := typeInvalidRequest, http.StatusText(status)
+	switch {
+	case status == http.StatusTooManyRequests:
+		typ, text = "requests", "Rate limit reached for requests. Please try again later."
+		if code == "insufficient_quota" {
+			typ, text = "insufficient_quota", "You exceeded your current quota, please check your plan and billing details."
+		}
+	case status == http.StatusServiceUnavailable:
+		typ, text = typeServer, "That model is currently overloaded with other requests. You can retry your request."
+	case status >= 500:
+		typ, text = typeServer, "The server had an error while processing your request. Sorry about that!"
+	}
+	if message == "" {
+		message = text
+	}
+	return &Error{Status: status, Type: typ, Code: code, Param: param, Message: message}
+}
+
 // ServerError answers a fault of the server itself.
 func ServerError() *Error {
 	return &Error{Status: http.StatusInternalServerError, Type: typeServer,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/subtle"
 	"errors"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync"
@@ -31,7 +32,22 @@ type Settings struct {
 	// JournalCapacity and JournalMaxBytes bound the journal.
 	JournalCapacity int
 	JournalMaxBytes int64
+	// Stream shapes streamed answers.
+	Stream StreamSettings
 }
+
+// StreamSettings shape streamed answers.
+type StreamSettings struct {
+	// TokensPerChunk is how many tokens a content chunk carries (at least 1).
+	TokensPerChunk int
+	// TTFT holds the first chunk back.
+	TTFT time.Duration
+	// TokensPerSecond paces the chunks after the first; 0 sends them at once.
+	TokensPerSecond float64
+}
+
+// Paced reports whether streams are paced, and so flushed event by event.
+func (s StreamSettings) Paced() bool { return s.TTFT > 0 || s.TokensPerSecond > 0 }
 
 // Runtime is one isolated fake provider.
 type Runtime struct {
@@ -43,7 +59,10 @@ type Runtime struct {
 	queues   []*queue             // guarded by mu; one per scenario, in order
 	retired  bool                 // guarded by mu
 	inflight map[*flight]struct{} // guarded by mu
-	serial   uint64               // guarded by mu; numbers generated IDs
+	serial   uint64               // guarded by mu; numbers requests
+	ids      *rand.Rand           // guarded by mu; generates IDs
+	// conversations tracks generations by conversation identity; guarded by mu.
+	conversations map[string]*conversation
 }
 
 // flight is one request in progress.
@@ -56,6 +75,9 @@ func New(s Settings) *Runtime {
 		now:      time.Now,
 		settings: s,
 		inflight: make(map[*flight]struct{}),
+		ids:      newIDSource(),
+
+		conversations: make(map[string]*conversation),
 	}
 	rt.queues = newQueues(s.Scenarios)
 	return rt
@@ -96,6 +118,8 @@ func (rt *Runtime) Reset() {
 	}
 	rt.queues = newQueues(rt.settings.Scenarios)
 	rt.serial = 0
+	rt.ids = newIDSource()
+	clear(rt.conversations)
 	rt.journal.Reset()
 }
 

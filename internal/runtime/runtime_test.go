@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/llmtestserver/llmtestserver/journal"
@@ -21,7 +22,7 @@ func TestRetireCancelsInFlightAndRefusesWrites(t *testing.T) {
 		t.Fatal("Begin refused a live runtime")
 	}
 	defer end()
-	res, apiErr := rt.Reserve(&scenario.Request{})
+	res, apiErr := rt.Reserve(&scenario.Request{}, "")
 	if apiErr != nil {
 		t.Fatal(apiErr)
 	}
@@ -50,18 +51,22 @@ func TestReserveSkipsExhaustedAndExplainsMisses(t *testing.T) {
 	req := &scenario.Request{Endpoint: scenario.EndpointChatCompletions, Model: "gpt-4.1-mini",
 		Messages: []scenario.Message{{Role: "user", Content: "hello"}}}
 	for _, want := range []string{"first", "second"} {
-		res, err := rt.Reserve(req)
+		res, err := rt.Reserve(req, "")
 		if err != nil || res.Scenario != want {
 			t.Fatalf("Reserve = %v, %v; want %s", res, err, want)
 		}
 	}
-	_, err := rt.Reserve(req)
+	_, err := rt.Reserve(req, "")
 	if err == nil || err.Code != "llm_test_server_no_scenario" {
 		t.Fatalf("exhausted: err = %v", err)
 	}
-	want := `No scenario answers chat.completions for model "gpt-4.1-mini" with last user message "hello". Tried: "first" (all 1 replies used); "picky" (does not match user message containing "magic"); "second" (all 1 replies used).`
-	if err.Message != want {
-		t.Errorf("message =\n%s\nwant\n%s", err.Message, want)
+	for _, want := range []string{
+		`No scenario answers chat.completions for model "gpt-4.1-mini" with last user message "hello" (conversation conv_`,
+		`turn 1). Tried: "first" (all 1 replies used); "picky" (does not match user message containing "magic"); "second" (all 1 replies used).`,
+	} {
+		if !strings.Contains(err.Message, want) {
+			t.Errorf("message =\n%s\nwant it to contain\n%s", err.Message, want)
+		}
 	}
 	rt.Reset()
 	if rt.Pending() != 3 {
@@ -72,7 +77,7 @@ func TestReserveSkipsExhaustedAndExplainsMisses(t *testing.T) {
 func TestRollbackAfterResetIsDropped(t *testing.T) {
 	rt := newTestRuntime()
 	rt.AddReplies("s", scenario.Match{}, scenario.Reply{Text: "a"})
-	res, _ := rt.Reserve(&scenario.Request{})
+	res, _ := rt.Reserve(&scenario.Request{}, "")
 	rt.Reset()
 	res.Rollback()
 	if rt.Pending() != 1 {
@@ -93,5 +98,71 @@ func TestAuthorize(t *testing.T) {
 		case want == "invalid_api_key" && (err == nil || err.Code != want):
 			t.Errorf("%q: %v, want invalid_api_key", header, err)
 		}
+	}
+}
+
+func TestConversationIdentityGenerationAndTurn(t *testing.T) {
+	rt := newTestRuntime()
+	rt.AddReplies("s", scenario.Match{}, scenario.Reply{Text: "x"})
+	rt.UpdateScenario("s", scenario.Match{}, func(s *scenario.Scenario) { s.Repeat = true })
+	opening := []scenario.Message{{Role: "user", Content: "hello"}}
+	turn2 := append(append([]scenario.Message{}, opening...), scenario.Message{Role: "assistant", Content: "x"}, scenario.Message{Role: "user", Content: "more"})
+	ask := func(msgs []scenario.Message, declared string) *scenario.Request {
+		t.Helper()
+		req := &scenario.Request{System: "be brief", Messages: msgs}
+		if _, err := rt.Reserve(req, declared); err != nil {
+			t.Fatal(err)
+		}
+		return req
+	}
+	first := ask(opening, "")
+	if first.ConversationSource != SourceDerived || first.Generation != 1 || first.Turn != 1 {
+		t.Errorf("first request: %+v", first)
+	}
+	again := ask(opening, "") // an exact retry
+	second := ask(turn2, "")
+	restart := ask(opening, "")
+	if again.Generation != 1 || second.Conversation != first.Conversation || second.Turn != 2 || second.Generation != 1 {
+		t.Errorf("retry %+v, turn 2 %+v", again, second)
+	}
+	if restart.Generation != 2 || restart.Turn != 1 {
+		t.Errorf("restart from the opening: generation %d turn %d, want 2 and 1", restart.Generation, restart.Turn)
+	}
+	declared := ask(opening, "alice")
+	if declared.Conversation != "alice" || declared.ConversationSource != SourceDeclared || declared.Generation != 1 {
+		t.Errorf("declared: %+v", declared)
+	}
+	other := &scenario.Request{System: "be verbose", Messages: opening}
+	rt.Reserve(other, "")
+	if other.Conversation == first.Conversation {
+		t.Error("another system prompt gave the same derived conversation")
+	}
+}
+
+func TestPerConversationQueuesAndRepeat(t *testing.T) {
+	rt := newTestRuntime()
+	rt.AddReplies("s", scenario.Match{}, scenario.Reply{Text: "1"}, scenario.Reply{Text: "2"})
+	rt.UpdateScenario("s", scenario.Match{}, func(s *scenario.Scenario) { s.PerConversation = true })
+	next := func(conv string) string {
+		t.Helper()
+		res, err := rt.Reserve(&scenario.Request{Messages: []scenario.Message{{Role: "user", Content: "hi"}}}, conv)
+		if err != nil {
+			return err.Code
+		}
+		return res.Reply.Text
+	}
+	got := []string{next("a"), next("b"), next("a"), next("b"), next("a")}
+	if strings.Join(got, ",") != "1,1,2,2,llm_test_server_no_scenario" {
+		t.Errorf("per-conversation sequence = %v", got)
+	}
+	rt.UpdateScenario("s", scenario.Match{}, func(s *scenario.Scenario) { s.Repeat = true })
+	rt.AddReplies("s", scenario.Match{}, scenario.Reply{Text: "3"})
+	if got := []string{next("a"), next("a"), next("c")}; strings.Join(got, ",") != "3,3,1" {
+		t.Errorf("after adding a repeating reply: %v", got)
+	}
+	res, _ := rt.Reserve(&scenario.Request{Messages: []scenario.Message{{Role: "user", Content: "hi"}}}, "a")
+	res.Rollback() // a repeating reply was never taken off
+	if st := rt.Scenarios()[0]; st.RemainingByConversation["a#1"] != 1 || st.Remaining != 3 {
+		t.Errorf("state after rollback of a repeating reply: %+v", st)
 	}
 }

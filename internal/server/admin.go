@@ -3,6 +3,8 @@ package server
 import (
 	"errors"
 	"net/http"
+	"slices"
+	"strings"
 
 	"github.com/llmtestserver/llmtestserver/internal/openai"
 	"github.com/llmtestserver/llmtestserver/journal"
@@ -53,15 +55,21 @@ func (h *handler) deleteSession(w http.ResponseWriter, r *http.Request, id strin
 // its bearer token. Control calls are not journaled: the journal records what
 // the code under test sent to the provider.
 func (h *handler) serveControl(w http.ResponseWriter, r *http.Request, sel selected) {
-	route, ok := controlRoutes[r.URL.Path]
+	routes, ok := controlRoutes[r.URL.Path]
 	if !ok {
 		writeError(w, openai.RouteNotFound(r.Method, r.URL.Path, ""))
 		return
 	}
-	if r.Method != route.method {
-		writeError(w, openai.MethodNotAllowed(r.Method, r.URL.Path, route.method))
+	i := slices.IndexFunc(routes, func(c controlRoute) bool { return c.method == r.Method })
+	if i < 0 {
+		methods := make([]string, len(routes))
+		for j, c := range routes {
+			methods[j] = c.method
+		}
+		writeError(w, openai.MethodNotAllowed(r.Method, r.URL.Path, strings.Join(methods, ", ")))
 		return
 	}
+	route := routes[i]
 	if err := sel.rt.Authorize(r.Header.Get("Authorization")); err != nil {
 		writeError(w, err)
 		return
@@ -74,10 +82,12 @@ type controlRoute struct {
 	serve  func(h *handler, w http.ResponseWriter, r *http.Request, sel selected)
 }
 
-var controlRoutes = map[string]controlRoute{
-	"/admin-api/config":  {http.MethodPut, (*handler).configure},
-	"/admin-api/reset":   {http.MethodPost, (*handler).reset},
-	"/admin-api/journal": {http.MethodGet, (*handler).journal},
+var controlRoutes = map[string][]controlRoute{
+	"/admin-api/config":     {{http.MethodPut, (*handler).configure}},
+	"/admin-api/reset":      {{http.MethodPost, (*handler).reset}},
+	"/admin-api/journal":    {{http.MethodGet, (*handler).journal}},
+	"/admin-api/scenarios":  {{http.MethodGet, (*handler).listScenarios}, {http.MethodPost, (*handler).addScenarios}},
+	"/admin-api/assertions": {{http.MethodGet, (*handler).assertions}},
 }
 
 func (h *handler) configure(w http.ResponseWriter, r *http.Request, sel selected) {
@@ -122,4 +132,29 @@ func asAPIError(err error) *openai.Error {
 		return apiErr
 	}
 	return openai.ServerError()
+}
+
+// assertionsBody is the body of GET /admin-api/assertions.
+type assertionsBody struct {
+	Unmatched           []journal.Entry `json:"unmatched"`
+	UnmatchedTotal      int             `json:"unmatched_total"`
+	SchemaMismatches    []journal.Entry `json:"schema_mismatches"`
+	SchemaMismatchTotal int             `json:"schema_mismatch_total"`
+	UnusedReplies       map[string]int  `json:"unused_replies"`
+}
+
+func (h *handler) assertions(w http.ResponseWriter, _ *http.Request, sel selected) {
+	r := sel.rt.Assertions()
+	body := assertionsBody{Unmatched: r.Unmatched, UnmatchedTotal: r.UnmatchedTotal,
+		SchemaMismatches: r.SchemaMismatches, SchemaMismatchTotal: r.SchemaMismatchTotal, UnusedReplies: r.UnusedReplies}
+	if body.Unmatched == nil {
+		body.Unmatched = []journal.Entry{}
+	}
+	if body.SchemaMismatches == nil {
+		body.SchemaMismatches = []journal.Entry{}
+	}
+	if body.UnusedReplies == nil {
+		body.UnusedReplies = map[string]int{}
+	}
+	writeJSON(w, http.StatusOK, body)
 }

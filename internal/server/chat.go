@@ -1,10 +1,15 @@
 package server
 
 import (
+	"encoding/json"
 	"fmt"
 
+	"github.com/llmtestserver/llmtestserver/internal/jsonschema"
 	"github.com/llmtestserver/llmtestserver/internal/openai"
+	"github.com/llmtestserver/llmtestserver/internal/runtime"
 	"github.com/llmtestserver/llmtestserver/internal/tokens"
+	"github.com/llmtestserver/llmtestserver/journal"
+	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
 // chat serves POST /v1/chat/completions.
@@ -18,40 +23,171 @@ func (h *handler) chat(x *exchange) response {
 		return response{err: err}
 	}
 	norm := req.Normalize()
-	x.entry.Model, x.entry.Stream, x.entry.UserText = req.Model, req.Stream, norm.LastUserText()
+	x.recordRequest(norm)
 	if !x.rt.Serves(req.Model) {
 		return response{err: openai.ModelNotFound(req.Model)}
 	}
-	res, err := x.rt.Reserve(norm)
+	res, err := x.rt.Reserve(norm, x.r.Header.Get(HeaderConversation))
+	x.entry.Conversation, x.entry.Generation, x.entry.Turn = norm.Conversation, norm.Generation, norm.Turn
 	if err != nil {
 		return response{err: err}
 	}
 	x.entry.Scenario = res.Scenario
 	if !wait(x, res, res.Reply.Delay) {
-		return response{err: clientGone(), reservation: nil}
+		return response{err: clientGone()}
 	}
-	text := res.Reply.Text
-	x.entry.ReplyText = text
-	answer := &openai.ChatAnswer{
-		ID:      fmt.Sprintf("chatcmpl-%024d", x.rt.NextSerial()),
-		Created: x.rt.Now().Unix(),
-		Model:   req.Model,
-		Text:    text,
-		Usage:   openai.NewUsage(promptTokens(req), tokens.Count(req.Model, text)),
+	reply, rerr := resolve(res, norm)
+	if rerr != nil {
+		return response{err: rerr, reservation: res}
 	}
-	if req.Stream {
-		pieces := openai.JoinValidUTF8(tokens.Split(req.Model, text))
-		return response{sse: answer.SSE(pieces, req.IncludeUsage()), reservation: res}
+	if reply.Error != nil {
+		return response{err: scriptedError(reply.Error), reservation: res}
 	}
-	return response{json: answer.Completion(), reservation: res}
+	answer := h.chatAnswer(x, req, norm, &reply)
+	if !req.Stream {
+		return response{json: answer.Completion(), reservation: res}
+	}
+	stream := x.rt.Settings().Stream
+	split := func(s string) []string { return tokens.Split(req.Model, s) }
+	return response{sse: answer.Stream(split, stream.TokensPerChunk, req.IncludeUsage()), pacing: stream, reservation: res}
 }
 
-func promptTokens(req *openai.ChatRequest) int {
-	msgs := make([]tokens.Message, len(req.Messages))
-	for i, m := range req.Messages {
-		msgs[i] = tokens.Message{Role: m.Role, Name: m.Name, Content: m.Content.Text}
+// recordRequest copies what the journal shows of a request.
+func (x *exchange) recordRequest(req *scenario.Request) {
+	x.entry.Model, x.entry.Stream, x.entry.UserText = req.Model, req.Stream, req.LastUserText()
+	x.entry.PromptCacheKey = req.PromptCacheKey
+	for _, r := range req.ToolResults() {
+		x.entry.ToolResults = append(x.entry.ToolResults, journal.ToolResult{CallID: r.CallID, Name: r.Name, Content: r.Content})
 	}
-	return tokens.Chat(req.Model, msgs)
+}
+
+// resolve returns the reply to render: the scripted one, or what its Go
+// responder computes. A responder that panics or returns an invalid reply is
+// a fault of the test, answered as a server error that says so.
+func resolve(res *runtime.Reservation, req *scenario.Request) (reply scenario.Reply, err *openai.Error) {
+	reply = res.Reply
+	if reply.Func == nil {
+		return reply, nil
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			err = responderError(res.Scenario, fmt.Sprint("panic: ", p))
+		}
+	}()
+	reply = reply.Func(req)
+	if reply.Func != nil {
+		return reply, responderError(res.Scenario, "it returned another Go responder")
+	}
+	if verr := reply.Validate(); verr != nil {
+		return reply, responderError(res.Scenario, verr.Error())
+	}
+	return reply, nil
+}
+
+func responderError(name, problem string) *openai.Error {
+	e := openai.ServerError()
+	e.Code = "llm_test_server_responder_failed"
+	e.Message = fmt.Sprintf("The Go responder of scenario %q failed: %s", name, problem)
+	return e
+}
+
+// chatAnswer renders reply as a chat answer to req, generating tool call
+// IDs, counting tokens and checking structured output against the request's
+// schema.
+func (h *handler) chatAnswer(x *exchange, req *openai.ChatRequest, norm *scenario.Request, reply *scenario.Reply) *openai.ChatAnswer {
+	model := req.Model
+	if reply.Model != "" {
+		model = reply.Model
+	}
+	a := &openai.ChatAnswer{
+		ID:           x.rt.NewID("chatcmpl-", 29),
+		Created:      x.rt.Now().Unix(),
+		Model:        model,
+		N:            req.Choices(),
+		Text:         reply.Text,
+		Refusal:      reply.Refusal,
+		FinishReason: reply.FinishReason,
+	}
+	if reply.JSON != nil {
+		a.Text = string(reply.JSON)
+		x.entry.SchemaErrors = checkSchema(norm.ResponseFormat, reply.JSON)
+	}
+	for _, c := range reply.ToolCalls {
+		if c.ID == "" {
+			c.ID = x.rt.NewID("call_", 24)
+		}
+		a.ToolCalls = append(a.ToolCalls, c)
+		x.entry.ToolCalls = append(x.entry.ToolCalls, journal.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
+	}
+	x.entry.ReplyText = a.Text
+	if a.Refusal != "" {
+		x.entry.ReplyText = a.Refusal
+	}
+	if reply.Usage != nil {
+		a.Usage = openai.NewUsage(reply.Usage.PromptTokens, reply.Usage.CompletionTokens)
+	} else {
+		a.Usage = openai.NewUsage(promptTokens(req.Model, norm), completionTokens(req.Model, a)*a.N)
+	}
+	return a
+}
+
+// checkSchema validates a structured-output reply against the request's JSON
+// schema and returns the mismatches.
+func checkSchema(format *scenario.ResponseFormat, doc json.RawMessage) []string {
+	if format == nil || format.Type != "json_schema" || len(format.Schema) == 0 {
+		return nil
+	}
+	problems, err := jsonschema.Validate(format.Schema, doc)
+	if err != nil {
+		return []string{"the request's schema cannot be used: " + err.Error()}
+	}
+	return problems
+}
+
+// promptTokens counts a chat request's prompt: every message with the chat
+// format's overheads, and the offered tools' definitions.
+func promptTokens(model string, req *scenario.Request) int {
+	msgs := make([]tokens.Message, 0, len(req.Messages)+1)
+	if req.System != "" {
+		msgs = append(msgs, tokens.Message{Role: "system", Content: req.System})
+	}
+	for _, m := range req.Messages {
+		content := m.Content
+		for _, c := range m.ToolCalls {
+			content += c.Name + c.Arguments
+		}
+		msgs = append(msgs, tokens.Message{Role: m.Role, Name: m.Name, Content: content})
+	}
+	n := tokens.Chat(model, msgs)
+	for _, t := range req.Tools {
+		n += tokens.Count(model, t.Name) + tokens.Count(model, t.Description) + tokens.Count(model, string(t.Parameters))
+	}
+	return n
+}
+
+// completionTokens counts one choice of an answer.
+func completionTokens(model string, a *openai.ChatAnswer) int {
+	n := tokens.Count(model, a.Text) + tokens.Count(model, a.Refusal)
+	for _, c := range a.ToolCalls {
+		n += tokens.Count(model, c.Name) + tokens.Count(model, c.Arguments)
+	}
+	return n
+}
+
+// scriptedError renders a scripted error reply in the API's envelope,
+// filling type and message from the status when the script left them out.
+func scriptedError(e *scenario.Error) *openai.Error {
+	out := openai.StatusError(e.Status, e.Code, e.Param, e.Message)
+	if e.Type != "" {
+		out.Type = e.Type
+	}
+	for k, v := range e.Headers {
+		if out.Header == nil {
+			out.Header = make(map[string][]string)
+		}
+		out.Header.Set(k, v)
+	}
+	return out
 }
 
 // clientGone is the journal's record of a request whose client left while

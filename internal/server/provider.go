@@ -21,9 +21,10 @@ const statusClientClosed = 499
 // response is what a provider handler answers; deliver writes it. Handlers
 // never write to the ResponseWriter themselves.
 type response struct {
-	err  *openai.Error // an error answer; otherwise:
-	json any           // a JSON body, or
-	sse  []byte        // a complete event stream
+	err    *openai.Error          // an error answer; otherwise:
+	json   any                    // a JSON body, or
+	sse    *openai.SSE            // an event stream,
+	pacing runtime.StreamSettings // paced like this
 	// reservation is rolled back if the answer is not delivered.
 	reservation *runtime.Reservation
 }
@@ -61,7 +62,11 @@ func (h *handler) serveProvider(w http.ResponseWriter, r *http.Request, rt *runt
 	w.Header().Set("X-Request-Id", fmt.Sprintf("req_%032x", serial))
 	w.Header().Set("Openai-Version", "2020-10-01")
 	w.Header().Set("Openai-Processing-Ms", strconv.FormatInt(rt.Now().Sub(x.entry.Time).Milliseconds(), 10))
-	x.entry.Status = deliver(w, &res)
+	x.entry.Status = deliver(ctx, w, &res)
+	if superseded(ctx) {
+		// Deleted mid-stream: the stream just stops, and nothing is recorded.
+		return
+	}
 	if res.err != nil {
 		x.entry.ErrorCode = res.err.JournalCode()
 	}
@@ -86,16 +91,18 @@ func superseded(ctx context.Context) bool {
 }
 
 // deliver writes res and returns the status to journal. A reply that could
-// not be written is rolled back to its queue.
-func deliver(w http.ResponseWriter, res *response) int {
+// not be written whole is rolled back to its queue.
+func deliver(ctx context.Context, w http.ResponseWriter, res *response) int {
 	var err error
 	status := http.StatusOK
 	switch {
 	case res.err != nil:
 		status = res.err.Status
 		err = writeError(w, res.err)
+	case res.sse != nil && res.pacing.Paced():
+		err = writePacedSSE(ctx, w, res.sse, res.pacing)
 	case res.sse != nil:
-		err = writeSSE(w, res.sse)
+		err = writeSSE(w, res.sse.Body)
 	default:
 		err = writeJSON(w, http.StatusOK, res.json)
 	}
@@ -149,6 +156,35 @@ func (h *handler) model(x *exchange, id string) response {
 		return response{err: openai.ModelNotFound(id)}
 	}
 	return response{json: openai.Models([]string{id}).Data[0]}
+}
+
+// writePacedSSE writes a stream event by event, flushing each: the first
+// after the time to first token, the others spaced by the token rate.
+func writePacedSSE(ctx context.Context, w http.ResponseWriter, sse *openai.SSE, pacing runtime.StreamSettings) error {
+	startSSE(w)
+	flusher, _ := w.(http.Flusher)
+	var gap time.Duration
+	if pacing.TokensPerSecond > 0 {
+		gap = time.Duration(float64(pacing.TokensPerChunk) / pacing.TokensPerSecond * float64(time.Second))
+	}
+	start := 0
+	for i, end := range sse.Ends {
+		delay := gap
+		if i == 0 {
+			delay = pacing.TTFT
+		}
+		if err := runtime.Wait(ctx, delay); err != nil {
+			return err
+		}
+		if _, err := w.Write(sse.Body[start:end]); err != nil {
+			return err
+		}
+		if flusher != nil {
+			flusher.Flush()
+		}
+		start = end
+	}
+	return nil
 }
 
 // wait holds a reply back for delay. It reports false when the request ended

@@ -10,8 +10,9 @@ import (
 
 // Header names that select and authorize a session.
 const (
-	HeaderSession    = "X-Llm-Test-Server-Session"
-	HeaderSessionKey = "X-Llm-Test-Server-Session-Key"
+	HeaderSession      = "X-Llm-Test-Server-Session"
+	HeaderSessionKey   = "X-Llm-Test-Server-Session-Key"
+	HeaderConversation = "X-Llm-Test-Server-Conversation"
 )
 
 // Created describes a newly admitted session.

@@ -35,12 +35,17 @@ func writeError(w http.ResponseWriter, e *openai.Error) error {
 // unpaced stream gains nothing from a flush per event, and the client cannot
 // tell the difference except in speed.
 func writeSSE(w http.ResponseWriter, body []byte) error {
+	startSSE(w)
+	_, err := w.Write(body)
+	return err
+}
+
+// startSSE sends the headers of an event stream.
+func startSSE(w http.ResponseWriter) {
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream; charset=utf-8")
 	h.Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
-	_, err := w.Write(body)
-	return err
 }
 
 // readBody reads a JSON request body of at most limit bytes. An absent

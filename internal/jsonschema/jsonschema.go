@@ -1,0 +1,820 @@
+// Package jsonschema validates JSON documents against the subset of JSON
+// Schema that OpenAI structured outputs and function parameters use.
+//
+//	problems, err := jsonschema.Validate(schema, document)
+//	// err != nil: the schema itself cannot be used.
+//	// problems: one "path: message" line per mismatch, path a JSON pointer
+//	// into the document ("/" for the document itself).
+//
+// Supported keywords: type (a name or an array of names, "null" included),
+// properties, required, additionalProperties (a boolean or a schema), items
+// (a schema, or an array for tuples), prefixItems, enum, const, anyOf,
+// oneOf, allOf, not, $ref to any "#..." pointer in the same document
+// (usually "#/$defs/…" or "#/definitions/…", and "#" for recursion),
+// minimum, maximum, exclusiveMinimum and exclusiveMaximum (numbers, or the
+// draft-4 booleans), multipleOf, minLength, maxLength, pattern (Go RE2
+// syntax), minItems, maxItems, uniqueItems, minProperties and maxProperties.
+// format, descriptions and other annotations are ignored. Boolean schemas
+// (true, false) are accepted anywhere a schema is.
+package jsonschema
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// SchemaError reports a schema that cannot be used: invalid JSON, a keyword
+// of the wrong type, an unknown type name, a bad pattern, a $ref that leads
+// nowhere or only to itself.
+type SchemaError struct {
+	// Pointer locates the problem in the schema, as a JSON pointer.
+	Pointer string
+	// Problem says what is wrong.
+	Problem string
+}
+
+func (e *SchemaError) Error() string {
+	return fmt.Sprintf("invalid schema at %s: %s", display(e.Pointer), e.Problem)
+}
+
+// Schema is a compiled schema, safe for concurrent use.
+type Schema struct {
+	root *node
+}
+
+// maxVisits bounds the work of one validation, so that a schema whose
+// anyOf branches recurse cannot make it exponential.
+const maxVisits = 1_000_000
+
+// Validate compiles schema and checks document against it. The error is
+// non-nil only when the schema cannot be used; a document that is not JSON
+// is reported as a problem.
+func Validate(schema, document []byte) ([]string, error) {
+	s, err := Compile(schema)
+	if err != nil {
+		return nil, err
+	}
+	return s.Validate(document), nil
+}
+
+// Validate checks document and returns its problems, in document order, or
+// nil when it matches.
+func (s *Schema) Validate(document []byte) []string {
+	v, err := decode(document)
+	if err != nil {
+		return []string{"/: the document is not valid JSON: " + err.Error()}
+	}
+	c := &checker{}
+	c.check(s.root, v, "")
+	if c.visits > maxVisits {
+		c.problems = append(c.problems, "/: validation stopped: the schema is too costly to check against this document")
+	}
+	return c.problems
+}
+
+func decode(data []byte) (any, error) {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := d.Token(); err == nil {
+		return nil, fmt.Errorf("data after the JSON value")
+	}
+	return v, nil
+}
+
+// display writes a JSON pointer for messages, the root as "/".
+func display(ptr string) string {
+	if ptr == "" {
+		return "/"
+	}
+	return ptr
+}
+
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+
+func child(ptr, key string) string { return ptr + "/" + pointerEscaper.Replace(key) }
+
+func index(ptr string, i int) string { return ptr + "/" + strconv.Itoa(i) }
+
+// node is one compiled schema.
+type node struct {
+	ptr      string
+	always   *bool // a boolean schema
+	types    []string
+	ref      string
+	target   *node
+	allOf    []*node
+	anyOf    []*node
+	oneOf    []*node
+	not      *node
+	enum     []any
+	hasEnum  bool
+	konst    any
+	hasConst bool
+
+	properties map[string]*node
+	required   []string
+	additional *node
+	minProps   int
+	maxProps   int
+
+	items       *node
+	prefixItems []*node
+	minItems    int
+	maxItems    int
+	unique      bool
+
+	minLength int
+	maxLength int
+	pattern   *regexp.Regexp
+
+	minimum, maximum *float64
+	exclMin, exclMax *float64
+	multipleOf       *float64
+}
+
+// compiler builds nodes, sharing one node per schema location so that
+// references (recursive ones included) point at the same node.
+type compiler struct {
+	root  any
+	nodes map[string]*node
+}
+
+// Compile checks and compiles a schema.
+func Compile(schema []byte) (*Schema, error) {
+	v, err := decode(schema)
+	if err != nil {
+		return nil, &SchemaError{Problem: "not valid JSON: " + err.Error()}
+	}
+	c := &compiler{root: v, nodes: map[string]*node{}}
+	root, err := c.compile(v, "")
+	if err != nil {
+		return nil, err
+	}
+	// Resolving a reference may compile schemas with references of their
+	// own, so resolve until none is left.
+	for {
+		var pending []string
+		for ptr, n := range c.nodes {
+			if n.ref != "" && n.target == nil {
+				pending = append(pending, ptr)
+			}
+		}
+		if len(pending) == 0 {
+			break
+		}
+		slices.Sort(pending)
+		for _, ptr := range pending {
+			n := c.nodes[ptr]
+			if n.target, err = c.resolve(n); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := checkCycles(c.nodes); err != nil {
+		return nil, err
+	}
+	return &Schema{root: root}, nil
+}
+
+func (c *compiler) compile(v any, ptr string) (*node, error) {
+	if n, ok := c.nodes[ptr]; ok {
+		return n, nil
+	}
+	n := &node{ptr: ptr, minLength: 0, maxLength: -1, maxItems: -1, maxProps: -1}
+	c.nodes[ptr] = n
+	switch s := v.(type) {
+	case bool:
+		n.always = &s
+		return n, nil
+	case map[string]any:
+		return n, c.keywords(n, s)
+	default:
+		return nil, &SchemaError{Pointer: ptr, Problem: "a schema must be an object or a boolean, not " + kind(v)}
+	}
+}
+
+var typeNames = []string{"string", "number", "integer", "boolean", "object", "array", "null"}
+
+func (c *compiler) keywords(n *node, s map[string]any) error {
+	ptr := n.ptr
+	bad := func(key, want string) error {
+		return &SchemaError{Pointer: child(ptr, key), Problem: fmt.Sprintf("%s must be %s, not %s", key, want, kind(s[key]))}
+	}
+	sub := func(key string) (*node, error) {
+		v, ok := s[key]
+		if !ok {
+			return nil, nil
+		}
+		return c.compile(v, child(ptr, key))
+	}
+	list := func(key string) ([]*node, error) {
+		v, ok := s[key]
+		if !ok {
+			return nil, nil
+		}
+		a, ok := v.([]any)
+		if !ok || len(a) == 0 {
+			return nil, bad(key, "a non-empty array of schemas")
+		}
+		out := make([]*node, len(a))
+		for i, e := range a {
+			var err error
+			if out[i], err = c.compile(e, index(child(ptr, key), i)); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
+	count := func(key string, dst *int) error {
+		v, ok := s[key]
+		if !ok {
+			return nil
+		}
+		f, ok := number(v)
+		if !ok || f < 0 || f != math.Trunc(f) || f > math.MaxInt32 {
+			return bad(key, "a non-negative integer")
+		}
+		*dst = int(f)
+		return nil
+	}
+	num := func(key string) (*float64, error) {
+		v, ok := s[key]
+		if !ok {
+			return nil, nil
+		}
+		f, ok := number(v)
+		if !ok {
+			return nil, bad(key, "a number")
+		}
+		return &f, nil
+	}
+
+	// Definitions are compiled eagerly, so that a broken one is reported
+	// even when nothing refers to it.
+	for _, key := range []string{"$defs", "definitions"} {
+		v, ok := s[key]
+		if !ok {
+			continue
+		}
+		defs, ok := v.(map[string]any)
+		if !ok {
+			return bad(key, "an object")
+		}
+		for _, name := range sortedKeys(defs) {
+			if _, err := c.compile(defs[name], child(child(ptr, key), name)); err != nil {
+				return err
+			}
+		}
+	}
+
+	if v, ok := s["type"]; ok {
+		switch t := v.(type) {
+		case string:
+			n.types = []string{t}
+		case []any:
+			for _, e := range t {
+				name, ok := e.(string)
+				if !ok {
+					return bad("type", "a type name or an array of type names")
+				}
+				n.types = append(n.types, name)
+			}
+		default:
+			return bad("type", "a type name or an array of type names")
+		}
+		for _, t := range n.types {
+			if !slices.Contains(typeNames, t) {
+				return &SchemaError{Pointer: child(ptr, "type"), Problem: fmt.Sprintf("unknown type %q", t)}
+			}
+		}
+	}
+	if v, ok := s["$ref"]; ok {
+		ref, ok := v.(string)
+		if !ok {
+			return bad("$ref", "a string")
+		}
+		n.ref = ref
+	}
+	var err error
+	if n.allOf, err = list("allOf"); err != nil {
+		return err
+	}
+	if n.anyOf, err = list("anyOf"); err != nil {
+		return err
+	}
+	if n.oneOf, err = list("oneOf"); err != nil {
+		return err
+	}
+	if n.not, err = sub("not"); err != nil {
+		return err
+	}
+	if v, ok := s["enum"]; ok {
+		a, ok := v.([]any)
+		if !ok {
+			return bad("enum", "an array")
+		}
+		n.enum, n.hasEnum = a, true
+	}
+	if v, ok := s["const"]; ok {
+		n.konst, n.hasConst = v, true
+	}
+
+	if v, ok := s["properties"]; ok {
+		props, ok := v.(map[string]any)
+		if !ok {
+			return bad("properties", "an object")
+		}
+		n.properties = make(map[string]*node, len(props))
+		for _, name := range sortedKeys(props) {
+			if n.properties[name], err = c.compile(props[name], child(child(ptr, "properties"), name)); err != nil {
+				return err
+			}
+		}
+	}
+	if v, ok := s["required"]; ok {
+		a, ok := v.([]any)
+		if !ok {
+			return bad("required", "an array of strings")
+		}
+		for _, e := range a {
+			name, ok := e.(string)
+			if !ok {
+				return bad("required", "an array of strings")
+			}
+			n.required = append(n.required, name)
+		}
+	}
+	if n.additional, err = sub("additionalProperties"); err != nil {
+		return err
+	}
+	if err := count("minProperties", &n.minProps); err != nil {
+		return err
+	}
+	if err := count("maxProperties", &n.maxProps); err != nil {
+		return err
+	}
+
+	if v, ok := s["items"]; ok {
+		if _, tuple := v.([]any); tuple {
+			if n.prefixItems, err = list("items"); err != nil {
+				return err
+			}
+		} else if n.items, err = sub("items"); err != nil {
+			return err
+		}
+	}
+	if _, ok := s["prefixItems"]; ok {
+		if n.prefixItems, err = list("prefixItems"); err != nil {
+			return err
+		}
+	}
+	if err := count("minItems", &n.minItems); err != nil {
+		return err
+	}
+	if err := count("maxItems", &n.maxItems); err != nil {
+		return err
+	}
+	if v, ok := s["uniqueItems"]; ok {
+		b, ok := v.(bool)
+		if !ok {
+			return bad("uniqueItems", "a boolean")
+		}
+		n.unique = b
+	}
+
+	if err := count("minLength", &n.minLength); err != nil {
+		return err
+	}
+	if err := count("maxLength", &n.maxLength); err != nil {
+		return err
+	}
+	if v, ok := s["pattern"]; ok {
+		p, ok := v.(string)
+		if !ok {
+			return bad("pattern", "a string")
+		}
+		if n.pattern, err = regexp.Compile(p); err != nil {
+			return &SchemaError{Pointer: child(ptr, "pattern"), Problem: "pattern does not compile: " + err.Error()}
+		}
+	}
+
+	if n.minimum, err = num("minimum"); err != nil {
+		return err
+	}
+	if n.maximum, err = num("maximum"); err != nil {
+		return err
+	}
+	for _, e := range []struct {
+		key   string
+		bound **float64
+		dst   **float64
+	}{{"exclusiveMinimum", &n.minimum, &n.exclMin}, {"exclusiveMaximum", &n.maximum, &n.exclMax}} {
+		v, ok := s[e.key]
+		if !ok {
+			continue
+		}
+		if b, isBool := v.(bool); isBool { // draft 4: a flag on minimum/maximum
+			if b && *e.bound != nil {
+				*e.dst, *e.bound = *e.bound, nil
+			}
+			continue
+		}
+		if *e.dst, err = num(e.key); err != nil {
+			return err
+		}
+	}
+	if n.multipleOf, err = num("multipleOf"); err != nil {
+		return err
+	}
+	if n.multipleOf != nil && *n.multipleOf <= 0 {
+		return bad("multipleOf", "a positive number")
+	}
+	return nil
+}
+
+// resolve finds the node a $ref points at.
+func (c *compiler) resolve(n *node) (*node, error) {
+	fail := func(problem string) error {
+		return &SchemaError{Pointer: child(n.ptr, "$ref"), Problem: problem}
+	}
+	frag, ok := strings.CutPrefix(n.ref, "#")
+	if !ok {
+		return nil, fail(fmt.Sprintf("only references inside the schema (#...) are supported, not %q", n.ref))
+	}
+	if frag != "" && frag[0] != '/' {
+		return nil, fail(fmt.Sprintf("reference %q is not a JSON pointer", n.ref))
+	}
+	v, ptr := c.root, ""
+	if frag != "" {
+		for _, tok := range strings.Split(frag[1:], "/") {
+			tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+			switch cur := v.(type) {
+			case map[string]any:
+				next, ok := cur[tok]
+				if !ok {
+					return nil, fail(fmt.Sprintf("reference %q leads nowhere", n.ref))
+				}
+				v, ptr = next, child(ptr, tok)
+			case []any:
+				i, err := strconv.Atoi(tok)
+				if err != nil || i < 0 || i >= len(cur) {
+					return nil, fail(fmt.Sprintf("reference %q leads nowhere", n.ref))
+				}
+				v, ptr = cur[i], index(ptr, i)
+			default:
+				return nil, fail(fmt.Sprintf("reference %q leads nowhere", n.ref))
+			}
+		}
+	}
+	return c.compile(v, ptr)
+}
+
+// checkCycles refuses references that loop without descending into the
+// document ({"$ref":"#"} at the root, or two definitions naming each other
+// through allOf): validating them would never end.
+func checkCycles(nodes map[string]*node) error {
+	const (
+		unseen = iota
+		active
+		done
+	)
+	state := make(map[*node]int, len(nodes))
+	var visit func(n *node) error
+	visit = func(n *node) error {
+		switch state[n] {
+		case active:
+			return &SchemaError{Pointer: n.ptr, Problem: "circular reference: the schema refers to itself without descending into the document"}
+		case done:
+			return nil
+		}
+		state[n] = active
+		next := slices.Concat(n.allOf, n.anyOf, n.oneOf)
+		if n.target != nil {
+			next = append(next, n.target)
+		}
+		if n.not != nil {
+			next = append(next, n.not)
+		}
+		for _, m := range next {
+			if err := visit(m); err != nil {
+				return err
+			}
+		}
+		state[n] = done
+		return nil
+	}
+	for _, ptr := range sortedKeys(nodes) {
+		if err := visit(nodes[ptr]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// number reads a JSON number decoded with UseNumber.
+func number(v any) (float64, bool) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return 0, false
+	}
+	f, err := n.Float64()
+	return f, err == nil
+}
+
+// kind names the JSON type of a decoded value; numbers with no fractional
+// part are "integer".
+func kind(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case json.Number:
+		if _, err := x.Int64(); err == nil {
+			return "integer"
+		}
+		if f, err := x.Float64(); err == nil && f == math.Trunc(f) {
+			return "integer"
+		}
+		return "number"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	default:
+		return fmt.Sprintf("%T", v)
+	}
+}
+
+func hasType(types []string, v any) bool {
+	k := kind(v)
+	for _, t := range types {
+		if t == k || t == "number" && k == "integer" {
+			return true
+		}
+	}
+	return false
+}
+
+// checker holds one validation's findings.
+type checker struct {
+	problems []string
+	visits   int
+}
+
+func (c *checker) fail(path, format string, args ...any) {
+	c.problems = append(c.problems, display(path)+": "+fmt.Sprintf(format, args...))
+}
+
+// matches reports whether v matches n, without recording problems, and
+// returns what they would have been.
+func (c *checker) matches(n *node, v any, path string) []string {
+	saved := c.problems
+	c.problems = nil
+	c.check(n, v, path)
+	found := c.problems
+	c.problems = saved
+	return found
+}
+
+func (c *checker) check(n *node, v any, path string) {
+	c.visits++
+	if c.visits > maxVisits {
+		return
+	}
+	if n.always != nil {
+		if !*n.always {
+			c.fail(path, "no value is allowed here")
+		}
+		return
+	}
+	if n.target != nil {
+		c.check(n.target, v, path)
+	}
+	if len(n.types) > 0 && !hasType(n.types, v) {
+		want := n.types[0]
+		if len(n.types) > 1 {
+			want = "one of " + strings.Join(n.types, ", ")
+		}
+		c.fail(path, "expected %s, got %s", want, kind(v))
+		return
+	}
+	if n.hasEnum && !slices.ContainsFunc(n.enum, func(e any) bool { return equal(e, v) }) {
+		c.fail(path, "%s is not one of %s", show(v), show(n.enum))
+	}
+	if n.hasConst && !equal(n.konst, v) {
+		c.fail(path, "%s is not the constant %s", show(v), show(n.konst))
+	}
+	for _, m := range n.allOf {
+		c.check(m, v, path)
+	}
+	if len(n.anyOf) > 0 {
+		c.alternatives("anyOf", n.anyOf, v, path, false)
+	}
+	if len(n.oneOf) > 0 {
+		c.alternatives("oneOf", n.oneOf, v, path, true)
+	}
+	if n.not != nil && len(c.matches(n.not, v, path)) == 0 {
+		c.fail(path, "matches the schema under \"not\"")
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		c.object(n, x, path)
+	case []any:
+		c.array(n, x, path)
+	case string:
+		c.str(n, x, path)
+	case json.Number:
+		c.num(n, x, path)
+	}
+}
+
+func (c *checker) alternatives(keyword string, alts []*node, v any, path string, exactlyOne bool) {
+	matched, best := 0, 0
+	var closest []string
+	for _, m := range alts {
+		p := c.matches(m, v, path)
+		if len(p) == 0 {
+			matched++
+			continue
+		}
+		// The closest alternative has the fewest problems, preferring one
+		// whose type fits.
+		score := 2 * len(p)
+		if strings.HasPrefix(p[0], display(path)+": expected ") {
+			score++
+		}
+		if closest == nil || score < best {
+			closest, best = p, score
+		}
+	}
+	switch {
+	case matched == 0:
+		c.fail(path, "matches none of the %d %s alternatives (closest: %s)", len(alts), keyword, strings.Join(closest, "; "))
+	case exactlyOne && matched > 1:
+		c.fail(path, "matches %d of the oneOf alternatives, not exactly one", matched)
+	}
+}
+
+func (c *checker) object(n *node, obj map[string]any, path string) {
+	for _, name := range n.required {
+		if _, ok := obj[name]; !ok {
+			c.fail(child(path, name), "required property is missing")
+		}
+	}
+	for _, name := range sortedKeys(obj) {
+		if p, ok := n.properties[name]; ok {
+			c.check(p, obj[name], child(path, name))
+			continue
+		}
+		if n.additional == nil {
+			continue
+		}
+		if a := n.additional.always; a != nil && !*a {
+			c.fail(child(path, name), "property is not allowed")
+			continue
+		}
+		c.check(n.additional, obj[name], child(path, name))
+	}
+	if len(obj) < n.minProps {
+		c.fail(path, "object has %d properties, fewer than %d", len(obj), n.minProps)
+	}
+	if n.maxProps >= 0 && len(obj) > n.maxProps {
+		c.fail(path, "object has %d properties, more than %d", len(obj), n.maxProps)
+	}
+}
+
+func (c *checker) array(n *node, arr []any, path string) {
+	for i, e := range arr {
+		switch {
+		case i < len(n.prefixItems):
+			c.check(n.prefixItems[i], e, index(path, i))
+		case n.items != nil:
+			c.check(n.items, e, index(path, i))
+		}
+	}
+	if len(arr) < n.minItems {
+		c.fail(path, "array has %d items, fewer than %d", len(arr), n.minItems)
+	}
+	if n.maxItems >= 0 && len(arr) > n.maxItems {
+		c.fail(path, "array has %d items, more than %d", len(arr), n.maxItems)
+	}
+	if n.unique {
+		for i := range arr {
+			for j := i + 1; j < len(arr); j++ {
+				if equal(arr[i], arr[j]) {
+					c.fail(path, "items %d and %d are equal, but items must be unique", i, j)
+					return
+				}
+			}
+		}
+	}
+}
+
+func (c *checker) str(n *node, s, path string) {
+	length := utf8.RuneCountInString(s)
+	if length < n.minLength {
+		c.fail(path, "string has %d characters, fewer than %d", length, n.minLength)
+	}
+	if n.maxLength >= 0 && length > n.maxLength {
+		c.fail(path, "string has %d characters, more than %d", length, n.maxLength)
+	}
+	if n.pattern != nil && !n.pattern.MatchString(s) {
+		c.fail(path, "%s does not match the pattern %s", show(s), show(n.pattern.String()))
+	}
+}
+
+func (c *checker) num(n *node, x json.Number, path string) {
+	f, err := x.Float64()
+	if err != nil {
+		c.fail(path, "%s is out of range", x)
+		return
+	}
+	switch {
+	case n.minimum != nil && f < *n.minimum:
+		c.fail(path, "%s is less than the minimum %v", x, *n.minimum)
+	case n.exclMin != nil && f <= *n.exclMin:
+		c.fail(path, "%s is not greater than the exclusive minimum %v", x, *n.exclMin)
+	}
+	switch {
+	case n.maximum != nil && f > *n.maximum:
+		c.fail(path, "%s is greater than the maximum %v", x, *n.maximum)
+	case n.exclMax != nil && f >= *n.exclMax:
+		c.fail(path, "%s is not less than the exclusive maximum %v", x, *n.exclMax)
+	}
+	if m := n.multipleOf; m != nil {
+		q := f / *m
+		if math.IsInf(q, 0) || math.Abs(q-math.Round(q)) > 1e-9*math.Max(1, math.Abs(q)) {
+			c.fail(path, "%s is not a multiple of %v", x, *m)
+		}
+	}
+}
+
+// equal compares decoded JSON values, numbers by value.
+func equal(a, b any) bool {
+	switch x := a.(type) {
+	case json.Number:
+		y, ok := b.(json.Number)
+		if !ok {
+			return false
+		}
+		if x == y {
+			return true
+		}
+		fx, errx := x.Float64()
+		fy, erry := y.Float64()
+		return errx == nil && erry == nil && fx == fy
+	case []any:
+		y, ok := b.([]any)
+		return ok && slices.EqualFunc(x, y, equal)
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, xv := range x {
+			yv, ok := y[k]
+			if !ok || !equal(xv, yv) {
+				return false
+			}
+		}
+		return true
+	default:
+		return a == b
+	}
+}
+
+// show renders a value for a message.
+func show(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	const limit = 80
+	if len(b) > limit {
+		return string(b[:limit]) + "…"
+	}
+	return string(b)
+}

@@ -1,0 +1,91 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"github.com/llmtestserver/llmtestserver/internal/openai"
+	"github.com/llmtestserver/llmtestserver/scenario"
+)
+
+// scenarioList is the body of POST and GET /admin-api/scenarios.
+type scenarioList struct {
+	Object    string           `json:"object,omitempty"`
+	Scenarios []scenarioStatus `json:"scenarios"`
+}
+
+// scenarioStatus is a scenario with what is left of its queue.
+type scenarioStatus struct {
+	scenario.Scenario
+	Remaining               int            `json:"remaining"`
+	RemainingByConversation map[string]int `json:"remaining_by_conversation,omitempty"`
+}
+
+// MarshalJSON flattens the scenario and its counts into one object.
+func (s scenarioStatus) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(s.Scenario)
+	if err != nil {
+		return nil, err
+	}
+	extra, err := json.Marshal(struct {
+		Remaining               int            `json:"remaining"`
+		RemainingByConversation map[string]int `json:"remaining_by_conversation,omitempty"`
+	}{s.Remaining, s.RemainingByConversation})
+	if err != nil {
+		return nil, err
+	}
+	return append(append(b[:len(b)-1], ','), extra[1:]...), nil
+}
+
+// listScenarios serves GET /admin-api/scenarios: the selected runtime's
+// scenarios with their remaining replies.
+func (h *handler) listScenarios(w http.ResponseWriter, _ *http.Request, sel selected) {
+	list := scenarioList{Object: "list", Scenarios: []scenarioStatus{}}
+	for _, st := range sel.rt.Scenarios() {
+		list.Scenarios = append(list.Scenarios, scenarioStatus{st.Scenario, st.Remaining, st.RemainingByConversation})
+	}
+	writeJSON(w, http.StatusOK, list)
+}
+
+// addScenarios serves POST /admin-api/scenarios: {"scenarios": [...]} are
+// added after the existing ones; a scenario named like an existing one
+// replaces its match and flags and appends its replies, as the Go builder
+// does. Nothing is added unless every scenario is valid.
+func (h *handler) addScenarios(w http.ResponseWriter, r *http.Request, sel selected) {
+	body, err := readBody(r, h.opts.MaxRequestBytes)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	var in struct {
+		Scenarios []scenario.Scenario `json:"scenarios"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&in); err != nil {
+		writeError(w, openai.InvalidConfiguration("scenarios", err.Error()))
+		return
+	}
+	seen := make(map[string]bool, len(in.Scenarios))
+	for i := range in.Scenarios {
+		s := &in.Scenarios[i]
+		if err := s.Validate(); err != nil {
+			writeError(w, openai.InvalidConfiguration(fmt.Sprintf("scenarios[%d]", i), err.Error()))
+			return
+		}
+		if seen[s.Name] {
+			writeError(w, openai.InvalidConfiguration(fmt.Sprintf("scenarios[%d].name", i), fmt.Sprintf("%q is named twice", s.Name)))
+			return
+		}
+		seen[s.Name] = true
+	}
+	for _, s := range in.Scenarios {
+		sel.rt.UpdateScenario(s.Name, s.Match, func(cur *scenario.Scenario) {
+			cur.Match, cur.Repeat, cur.PerConversation = s.Match, s.Repeat, s.PerConversation
+		})
+		sel.rt.AddReplies(s.Name, s.Match, s.Replies...)
+	}
+	w.WriteHeader(http.StatusNoContent)
+}

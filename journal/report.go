@@ -1,0 +1,44 @@
+package journal
+
+// NoScenarioCode is the error code of a request that no scenario answered.
+const NoScenarioCode = "llm_test_server_no_scenario"
+
+// Report sums up what a test should assert on beyond the replies it got:
+// requests nothing answered, structured outputs that failed their schema,
+// and scripted replies never used.
+type Report struct {
+	// Unmatched are the kept entries of requests no scenario answered;
+	// UnmatchedTotal counts them all, evicted ones included.
+	Unmatched      []Entry
+	UnmatchedTotal int
+	// SchemaMismatches are the kept entries whose structured-output reply
+	// failed the request's JSON schema; SchemaMismatchTotal counts them all.
+	SchemaMismatches    []Entry
+	SchemaMismatchTotal int
+	// UnusedReplies counts, by scenario name, the scripted replies no
+	// request used. Sessions fill it in.
+	UnusedReplies map[string]int
+}
+
+// Clean reports whether nothing in r calls for attention.
+func (r *Report) Clean() bool {
+	return r.UnmatchedTotal == 0 && r.SchemaMismatchTotal == 0 && len(r.UnusedReplies) == 0
+}
+
+// Report returns the journal's part of a report: unmatched requests and
+// schema mismatches.
+func (j *Journal) Report() Report {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	r := Report{UnmatchedTotal: j.unmatched, SchemaMismatchTotal: j.mismatches}
+	for i := range j.count {
+		e := &j.ring[(j.head+i)%len(j.ring)]
+		if e.ErrorCode == NoScenarioCode {
+			r.Unmatched = append(r.Unmatched, *e)
+		}
+		if len(e.SchemaErrors) > 0 {
+			r.SchemaMismatches = append(r.SchemaMismatches, *e)
+		}
+	}
+	return r
+}

@@ -1,0 +1,194 @@
+package scenario
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+)
+
+// Reply is one scripted answer of the model. Exactly one of Text, ToolCalls,
+// JSON, Refusal, Error and Func says what it is; Text may accompany
+// ToolCalls.
+type Reply struct {
+	// Text is the assistant message.
+	Text string
+	// ToolCalls are calls the model asks the client to run, in parallel
+	// when there are several.
+	ToolCalls []ToolCall
+	// JSON is a structured-output answer. It is checked against the
+	// request's JSON schema and a mismatch is recorded.
+	JSON json.RawMessage
+	// Refusal is a refusal message instead of an answer.
+	Refusal string
+	// Error answers with an HTTP error instead.
+	Error *Error
+	// Func computes the reply from the request. It works in-process only.
+	Func func(*Request) Reply
+
+	// FinishReason overrides the finish reason ("stop", "tool_calls",
+	// "length", "content_filter").
+	FinishReason string
+	// Usage overrides the token counts.
+	Usage *Usage
+	// Model overrides the model named in the answer.
+	Model string
+	// Delay holds the answer back for this long before any byte of the
+	// response is written.
+	Delay time.Duration
+}
+
+// Error is a scripted HTTP error.
+type Error struct {
+	// Status is the HTTP status, such as 429 or 500.
+	Status int `json:"status"`
+	// Code is the error code, such as "rate_limit_exceeded".
+	Code string `json:"code,omitempty"`
+	// Type is the error type; empty derives it from the status.
+	Type string `json:"type,omitempty"`
+	// Param names the offending parameter, if any.
+	Param string `json:"param,omitempty"`
+	// Message is the error message; empty derives one from the status.
+	Message string `json:"message,omitempty"`
+	// Headers are extra response headers, such as Retry-After.
+	Headers map[string]string `json:"headers,omitempty"`
+}
+
+// Usage is a token-count override.
+type Usage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+}
+
+// Kind names what a reply is: "text", "tool_calls", "json", "refusal",
+// "error" or "func".
+func (r *Reply) Kind() string {
+	switch {
+	case r.Func != nil:
+		return "func"
+	case r.Error != nil:
+		return "error"
+	case len(r.ToolCalls) > 0:
+		return "tool_calls"
+	case r.JSON != nil:
+		return "json"
+	case r.Refusal != "":
+		return "refusal"
+	default:
+		return "text"
+	}
+}
+
+// Constructors for replies, for use with Builder.Reply.
+
+// Text answers with a message.
+func Text(text string) Reply { return Reply{Text: text} }
+
+// CallTool asks the client to run the function name with the JSON arguments.
+func CallTool(name, arguments string) Reply {
+	return Reply{ToolCalls: []ToolCall{{Name: name, Arguments: arguments}}}
+}
+
+// CallTools asks the client to run several calls in parallel.
+func CallTools(calls ...ToolCall) Reply { return Reply{ToolCalls: calls} }
+
+// JSON answers with v encoded as JSON, for structured outputs. It panics if v
+// cannot be encoded, which is a mistake in the test.
+func JSON(v any) Reply {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("scenario.JSON: %v", err))
+	}
+	return Reply{JSON: b}
+}
+
+// Refuse answers with a refusal.
+func Refuse(message string) Reply { return Reply{Refusal: message} }
+
+// Fail answers with an HTTP error of the given status and code.
+func Fail(status int, code, message string) Reply {
+	return Reply{Error: &Error{Status: status, Code: code, Message: message}}
+}
+
+// RateLimited answers 429 rate_limit_exceeded with Retry-After: 0, so
+// openai-go retries at once.
+func RateLimited() Reply {
+	return Reply{Error: &Error{Status: http.StatusTooManyRequests, Code: "rate_limit_exceeded", Type: "tokens",
+		Headers: map[string]string{"Retry-After": "0"}}}
+}
+
+// Respond computes the reply from the request with fn. It works in-process
+// only.
+func Respond(fn func(*Request) Reply) Reply { return Reply{Func: fn} }
+
+// Validate reports what makes r unusable, naming the offending field.
+func (r *Reply) Validate() error {
+	kinds := 0
+	for _, set := range []bool{r.Func != nil, r.Error != nil, r.JSON != nil, r.Refusal != ""} {
+		if set {
+			kinds++
+		}
+	}
+	if kinds > 1 || kinds == 1 && (r.Text != "" || len(r.ToolCalls) > 0) {
+		return errors.New("kind: a reply is one of text (with optional tool_calls), json, refusal, error or a Go function")
+	}
+	if r.Delay < 0 {
+		return errors.New("delay_ms: must not be negative")
+	}
+	if r.JSON != nil && !json.Valid(r.JSON) {
+		return errors.New("json: is not valid JSON")
+	}
+	for i, c := range r.ToolCalls {
+		if c.Name == "" {
+			return fmt.Errorf("tool_calls[%d].name: must not be empty", i)
+		}
+		if c.Arguments != "" && !json.Valid([]byte(c.Arguments)) {
+			return fmt.Errorf("tool_calls[%d].arguments: is not valid JSON", i)
+		}
+	}
+	if e := r.Error; e != nil && (e.Status < 400 || e.Status > 599) {
+		return errors.New("error.status: must be an HTTP error status (400-599)")
+	}
+	switch r.FinishReason {
+	case "", "stop", "tool_calls", "length", "content_filter":
+	default:
+		return fmt.Errorf("finish_reason: %q is not one of stop, tool_calls, length, content_filter", r.FinishReason)
+	}
+	return nil
+}
+
+// replyJSON is the wire form of Reply: durations travel as milliseconds.
+type replyJSON struct {
+	Text         string          `json:"text,omitempty"`
+	ToolCalls    []ToolCall      `json:"tool_calls,omitempty"`
+	JSON         json.RawMessage `json:"json,omitempty"`
+	Refusal      string          `json:"refusal,omitempty"`
+	Error        *Error          `json:"error,omitempty"`
+	FinishReason string          `json:"finish_reason,omitempty"`
+	Usage        *Usage          `json:"usage,omitempty"`
+	Model        string          `json:"model,omitempty"`
+	DelayMS      int64           `json:"delay_ms,omitempty"`
+}
+
+// MarshalJSON encodes the delay as delay_ms; it fails with
+// ErrInProcessOnly for a Go responder.
+func (r Reply) MarshalJSON() ([]byte, error) {
+	if r.Func != nil {
+		return nil, ErrInProcessOnly
+	}
+	return json.Marshal(replyJSON{Text: r.Text, ToolCalls: r.ToolCalls, JSON: r.JSON, Refusal: r.Refusal,
+		Error: r.Error, FinishReason: r.FinishReason, Usage: r.Usage, Model: r.Model, DelayMS: r.Delay.Milliseconds()})
+}
+
+// UnmarshalJSON decodes delay_ms into Delay and refuses unknown fields, so a
+// misspelt field is an error rather than a silently ignored setting.
+func (r *Reply) UnmarshalJSON(data []byte) error {
+	var w replyJSON
+	if err := decodeStrict(data, &w); err != nil {
+		return err
+	}
+	*r = Reply{Text: w.Text, ToolCalls: w.ToolCalls, JSON: w.JSON, Refusal: w.Refusal, Error: w.Error,
+		FinishReason: w.FinishReason, Usage: w.Usage, Model: w.Model, Delay: time.Duration(w.DelayMS) * time.Millisecond}
+	return nil
+}
