@@ -3,16 +3,54 @@
 // A [Scenario] is a name, a [Match] and an ordered queue of [Reply] values.
 // The server offers every provider request, normalized into a [Request], to a
 // session's scenarios in order; the first scenario that matches and still has
-// a reply answers it, and that reply is used up. A request that no scenario
-// answers gets the provider-shaped error llm_test_server_no_scenario.
+// a reply answers it, and that reply is used up. An exhausted scenario is
+// skipped; one marked Repeat keeps answering with its last reply. A request
+// that no scenario answers gets 400 llm_test_server_no_scenario, which the
+// SDKs do not retry, with a message naming the request and why each scenario
+// was passed over.
+//
+// # Scripting
 //
 // Scenarios are plain data: the same values script a session in Go through a
 // [Builder] and travel as JSON in the configuration the admin API accepts.
 //
-//	sess.Chat("greeting").Responds("Hello from this test")
+//	sess.Chat("weather").
+//		When(scenario.ToolOffered("get_weather")).
+//		CallsTool("get_weather", `{"city":"Paris"}`).
+//		Then("It is sunny in Paris.")
 //
 // is the Go form of
 //
-//	{"name": "greeting", "match": {"endpoint": "chat.completions"},
-//	 "replies": [{"text": "Hello from this test"}]}
+//	{"name": "weather",
+//	 "match": {"all": [{"endpoint": "chat.completions"}, {"tool_offered": "get_weather"}]},
+//	 "replies": [{"tool_calls": [{"name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}]},
+//	             {"text": "It is sunny in Paris."}]}
+//
+// Replies are text, tool calls (several run in parallel), JSON for structured
+// outputs (checked against the request's schema; a mismatch is reported in
+// the session's assertions), refusals and HTTP errors such as a 429 with
+// Retry-After. Each may override the finish reason, the usage and the model,
+// and may be held back by a delay. [Func] predicates and [Respond] responders
+// are Go functions: they work in-process only, and a configuration holding
+// one cannot be encoded as JSON ([ErrInProcessOnly]).
+//
+// A reply is taken when a request chooses it. If the response cannot be
+// delivered (the client gave up first), the reply goes back to the head of
+// its queue, so the client's retry gets it.
+//
+// # Conversations
+//
+// Every request belongs to a conversation, identified in this order:
+// explicitly by the request itself (the Responses API's chain); by the
+// conversation header that a per-conversation client sends
+// (sess.Conversation("alice").HTTPClient()); or else by its opening, the
+// system/developer text and the first user message. A conversation that
+// comes back with fewer messages than its previous request started again from
+// its opening: a new generation. The turn is the number of user messages.
+// [Request] and the journal show identity, generation and turn.
+//
+// Queues are shared by the whole session unless a scenario is
+// PerConversation: then every conversation (and generation) consumes its own
+// copy, so parallel conversations in one session each get the whole sequence,
+// deterministically.
 package scenario
