@@ -25,9 +25,48 @@ type countKey struct {
 	length   int // guards against hash collisions between texts of other lengths
 }
 
+// pieces caches the token pieces of texts process-wide, as counts does the
+// counts: a reply streamed again (a repeating scenario, a benchmark) is cut
+// once. It holds at most maxPieceBytes of text and starts over when full.
+var pieces = struct {
+	sync.Mutex
+	m     map[countKey][]string
+	bytes int
+}{m: make(map[countKey][]string)}
+
+const maxPieceBytes = 8 << 20
+
+// cachedSplit returns the tokens of text in enc, cutting it once. The
+// returned slice is shared: callers must not modify it.
+func cachedSplit(enc Encoding, text string) []string {
+	key := keyOf(enc, text)
+	pieces.Lock()
+	p, ok := pieces.m[key]
+	pieces.Unlock()
+	if ok {
+		return p
+	}
+	_, p, _ = codec(enc).Encode(text)
+	pieces.Lock()
+	if pieces.bytes+len(text) > maxPieceBytes {
+		clear(pieces.m)
+		pieces.bytes = 0
+	}
+	if len(text) <= maxPieceBytes {
+		pieces.m[key] = p
+		pieces.bytes += len(text)
+	}
+	pieces.Unlock()
+	return p
+}
+
+func keyOf(enc Encoding, text string) countKey {
+	return countKey{encoding: enc, hash: maphash.String(seed, text), length: len(text)}
+}
+
 // cachedCount returns the token count of text in enc, computing it once.
 func cachedCount(enc Encoding, text string) int {
-	key := countKey{encoding: enc, hash: maphash.String(seed, text), length: len(text)}
+	key := keyOf(enc, text)
 	counts.Lock()
 	n, ok := counts.m[key]
 	counts.Unlock()

@@ -78,12 +78,12 @@ func Count(model, text string) int {
 }
 
 // Split cuts text into its tokens, in order; joined they give text back.
+// Results are cached process-wide; the caller must not modify the slice.
 func Split(model, text string) []string {
 	if text == "" {
 		return nil
 	}
-	_, pieces, _ := codec(EncodingFor(model)).Encode(text)
-	return pieces
+	return cachedSplit(EncodingFor(model), text)
 }
 
 // Per-message overheads of the chat format: every message is wrapped in

@@ -60,3 +60,14 @@ func TestCountIsCached(t *testing.T) {
 		t.Error("the cache confused encodings")
 	}
 }
+
+func TestSplitIsCached(t *testing.T) {
+	text := strings.Repeat("split me once ", 40)
+	first := Split("gpt-4o", text)
+	if allocs := testing.AllocsPerRun(50, func() { Split("gpt-4o", text) }); allocs != 0 {
+		t.Errorf("a cached split allocates %v times", allocs)
+	}
+	if got := strings.Join(Split("gpt-4o", text), ""); got != text || len(Split("gpt-4o", text)) != len(first) {
+		t.Error("the cached split differs from the first")
+	}
+}
