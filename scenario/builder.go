@@ -43,7 +43,10 @@ func (b *Builder) When(m Match) *Builder {
 	if err := m.validate("match"); err != nil {
 		panic("scenario: " + b.name + ": When: " + err.Error())
 	}
-	b.match = All(b.base, m)
+	b.match = m
+	if !b.base.isZero() {
+		b.match = All(b.base, m)
+	}
 	b.sink.UpdateScenario(b.name, b.match, func(s *Scenario) { s.Match = b.match })
 	return b
 }

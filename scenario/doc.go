@@ -13,6 +13,9 @@
 //
 // Scenarios are plain data: the same values script a session in Go through a
 // [Builder] and travel as JSON in the configuration the admin API accepts.
+// They see only the normalized [Request], so one scenario answers Chat
+// Completions and the Responses API alike; embeddings are answered by
+// scenarios that name that endpoint, and computed otherwise.
 //
 //	sess.Chat("weather").
 //		When(scenario.ToolOffered("get_weather")).
@@ -22,7 +25,7 @@
 // is the Go form of
 //
 //	{"name": "weather",
-//	 "match": {"all": [{"endpoint": "chat.completions"}, {"tool_offered": "get_weather"}]},
+//	 "match": {"tool_offered": "get_weather"},
 //	 "replies": [{"tool_calls": [{"name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}]},
 //	             {"text": "It is sunny in Paris."}]}
 //

@@ -12,7 +12,9 @@ import (
 // Match matches every request. Matches are plain data and travel as JSON,
 // except Func, which works in-process only.
 type Match struct {
-	// Endpoint, when set, is the only endpoint that matches.
+	// Endpoint, when set, is the only endpoint that matches. A scenario
+	// whose match names no endpoint answers every conversational endpoint
+	// (Chat Completions and Responses alike) but never embeddings.
 	Endpoint Endpoint `json:"endpoint,omitempty"`
 	// Model, when set, is the only model that matches.
 	Model string `json:"model,omitempty"`
@@ -53,6 +55,28 @@ var ErrInProcessOnly = errors.New("scenario: a Go function (scenario.Func) works
 // Matches reports whether r satisfies every condition of m. Data conditions
 // do not allocate.
 func (m *Match) Matches(r *Request) bool {
+	if !r.Endpoint.Conversational() && !m.Targets(r.Endpoint) {
+		return false
+	}
+	return m.matches(r)
+}
+
+// Targets reports whether m names endpoint e itself or in one of its All
+// conditions.
+func (m *Match) Targets(e Endpoint) bool {
+	if m.Endpoint == e {
+		return true
+	}
+	for i := range m.All {
+		if m.All[i].Targets(e) {
+			return true
+		}
+	}
+	return false
+}
+
+// matches checks the conditions themselves.
+func (m *Match) matches(r *Request) bool {
 	if m.Endpoint != "" && m.Endpoint != r.Endpoint ||
 		m.Model != "" && m.Model != r.Model ||
 		m.Turn != 0 && m.Turn != r.Turn ||
@@ -70,14 +94,14 @@ func (m *Match) Matches(r *Request) bool {
 		}
 	}
 	for i := range m.All {
-		if !m.All[i].Matches(r) {
+		if !m.All[i].matches(r) {
 			return false
 		}
 	}
 	if len(m.Any) > 0 && !m.anyMatches(r) {
 		return false
 	}
-	if m.Not != nil && m.Not.Matches(r) {
+	if m.Not != nil && m.Not.matches(r) {
 		return false
 	}
 	return m.Func == nil || m.Func(r)
@@ -85,7 +109,7 @@ func (m *Match) Matches(r *Request) bool {
 
 func (m *Match) anyMatches(r *Request) bool {
 	for i := range m.Any {
-		if m.Any[i].Matches(r) {
+		if m.Any[i].matches(r) {
 			return true
 		}
 	}
@@ -131,6 +155,13 @@ func (m *Match) validate(path string) error {
 		return m.Not.validate(path + ".not")
 	}
 	return nil
+}
+
+// isZero reports whether m has no condition at all.
+func (m *Match) isZero() bool {
+	return m.Endpoint == "" && m.Model == "" && m.UserEquals == "" && m.UserContains == "" &&
+		m.UserRegex == "" && m.SystemContains == "" && m.ToolResult == "" && m.ToolOffered == "" &&
+		m.Turn == 0 && len(m.All) == 0 && len(m.Any) == 0 && m.Not == nil && m.Func == nil
 }
 
 // hasFunc reports whether m or a match inside it holds a Go function.

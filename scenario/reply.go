@@ -24,6 +24,9 @@ type Reply struct {
 	Refusal string
 	// Error answers with an HTTP error instead.
 	Error *Error
+	// Vectors answer an embeddings request: vector i embeds input i; inputs
+	// past the last vector get computed ones.
+	Vectors [][]float32
 	// Func computes the reply from the request. It works in-process only.
 	Func func(*Request) Reply
 
@@ -69,6 +72,8 @@ func (r *Reply) Kind() string {
 		return "func"
 	case r.Error != nil:
 		return "error"
+	case r.Vectors != nil:
+		return "vectors"
 	case len(r.ToolCalls) > 0:
 		return "tool_calls"
 	case r.JSON != nil:
@@ -103,6 +108,9 @@ func JSON(v any) Reply {
 	return Reply{JSON: b}
 }
 
+// Vectors answers an embeddings request with these vectors, one per input.
+func Vectors(vectors ...[]float32) Reply { return Reply{Vectors: vectors} }
+
 // Refuse answers with a refusal.
 func Refuse(message string) Reply { return Reply{Refusal: message} }
 
@@ -125,13 +133,13 @@ func Respond(fn func(*Request) Reply) Reply { return Reply{Func: fn} }
 // Validate reports what makes r unusable, naming the offending field.
 func (r *Reply) Validate() error {
 	kinds := 0
-	for _, set := range []bool{r.Func != nil, r.Error != nil, r.JSON != nil, r.Refusal != ""} {
+	for _, set := range []bool{r.Func != nil, r.Error != nil, r.JSON != nil, r.Refusal != "", r.Vectors != nil} {
 		if set {
 			kinds++
 		}
 	}
 	if kinds > 1 || kinds == 1 && (r.Text != "" || len(r.ToolCalls) > 0) {
-		return errors.New("kind: a reply is one of text (with optional tool_calls), json, refusal, error or a Go function")
+		return errors.New("kind: a reply is one of text (with optional tool_calls), json, refusal, vectors, error or a Go function")
 	}
 	if r.Delay < 0 {
 		return errors.New("delay_ms: must not be negative")
@@ -165,6 +173,7 @@ type replyJSON struct {
 	JSON         json.RawMessage `json:"json,omitempty"`
 	Refusal      string          `json:"refusal,omitempty"`
 	Error        *Error          `json:"error,omitempty"`
+	Vectors      [][]float32     `json:"vectors,omitempty"`
 	FinishReason string          `json:"finish_reason,omitempty"`
 	Usage        *Usage          `json:"usage,omitempty"`
 	Model        string          `json:"model,omitempty"`
@@ -178,7 +187,7 @@ func (r Reply) MarshalJSON() ([]byte, error) {
 		return nil, ErrInProcessOnly
 	}
 	return json.Marshal(replyJSON{Text: r.Text, ToolCalls: r.ToolCalls, JSON: r.JSON, Refusal: r.Refusal,
-		Error: r.Error, FinishReason: r.FinishReason, Usage: r.Usage, Model: r.Model, DelayMS: r.Delay.Milliseconds()})
+		Error: r.Error, Vectors: r.Vectors, FinishReason: r.FinishReason, Usage: r.Usage, Model: r.Model, DelayMS: r.Delay.Milliseconds()})
 }
 
 // UnmarshalJSON decodes delay_ms into Delay and refuses unknown fields, so a
@@ -188,7 +197,7 @@ func (r *Reply) UnmarshalJSON(data []byte) error {
 	if err := decodeStrict(data, &w); err != nil {
 		return err
 	}
-	*r = Reply{Text: w.Text, ToolCalls: w.ToolCalls, JSON: w.JSON, Refusal: w.Refusal, Error: w.Error,
+	*r = Reply{Text: w.Text, ToolCalls: w.ToolCalls, JSON: w.JSON, Refusal: w.Refusal, Error: w.Error, Vectors: w.Vectors,
 		FinishReason: w.FinishReason, Usage: w.Usage, Model: w.Model, Delay: time.Duration(w.DelayMS) * time.Millisecond}
 	return nil
 }

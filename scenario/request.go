@@ -11,7 +11,14 @@ const (
 	EndpointChatCompletions Endpoint = "chat.completions"
 	// EndpointResponses is OpenAI's POST /v1/responses.
 	EndpointResponses Endpoint = "responses"
+	// EndpointEmbeddings is OpenAI's POST /v1/embeddings. Only scenarios
+	// that name it answer it; without one, embeddings are computed.
+	EndpointEmbeddings Endpoint = "embeddings"
 )
+
+// Conversational reports whether e is answered by conversational scenarios:
+// those whose match names no endpoint answer every conversational request.
+func (e Endpoint) Conversational() bool { return e != EndpointEmbeddings }
 
 // Request is the normalized form of a provider request. Matchers and Go
 // responders see only this form, so one scenario can answer every wire format

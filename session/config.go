@@ -229,6 +229,7 @@ func (c *Config) settings() runtime.Settings {
 		Scenarios:       c.Scenarios,
 		JournalCapacity: c.Journal.Capacity,
 		JournalMaxBytes: c.Journal.MaxBytes,
+		HistoryCapacity: c.History.Capacity,
 		Stream: runtime.StreamSettings{
 			TokensPerChunk:  c.Stream.TokensPerChunk,
 			TTFT:            time.Duration(c.Stream.TTFTMS) * time.Millisecond,

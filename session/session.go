@@ -75,11 +75,18 @@ func (s *Session) WrapClient(c *http.Client) *http.Client {
 // the session is closed.
 func (s *Session) Journal() *journal.Journal { return s.rt.Journal() }
 
-// Chat scripts the scenario name for Chat Completions requests. Replies take
-// effect at once and are part of the configuration: Reset makes them
-// available again, Configure replaces them.
+// Chat scripts the scenario name for conversational requests: Chat
+// Completions and Responses alike, since scenarios see the normalized
+// request. Replies take effect at once and are part of the configuration:
+// Reset makes them available again, Configure replaces them.
 func (s *Session) Chat(name string) *scenario.Builder {
-	return scenario.NewBuilder(s.rt, name, scenario.Match{Endpoint: scenario.EndpointChatCompletions})
+	return scenario.NewBuilder(s.rt, name, scenario.Match{})
+}
+
+// Embeddings scripts the scenario name for embeddings requests, to override
+// the computed vectors: sess.Embeddings("fixed").Reply(scenario.Vectors(v)).
+func (s *Session) Embeddings(name string) *scenario.Builder {
+	return scenario.NewBuilder(s.rt, name, scenario.Match{Endpoint: scenario.EndpointEmbeddings})
 }
 
 // Scenario scripts the scenario name for requests that match.

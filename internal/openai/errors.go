@@ -217,3 +217,16 @@ func ServerError() *Error {
 	return &Error{Status: http.StatusInternalServerError, Type: typeServer,
 		Message: "The server had an error while processing your request. Sorry about that!"}
 }
+
+// PreviousResponseNotFound answers a previous_response_id the session does
+// not keep: unknown, deleted, evicted, or stored with store:false.
+func PreviousResponseNotFound(id string) *Error {
+	return invalidRequest(http.StatusBadRequest, "previous_response_not_found", "previous_response_id",
+		"Previous response with id '%s' not found.", id)
+}
+
+// ResponseNotFound answers a retrieval of a response the session does not
+// keep.
+func ResponseNotFound(id string) *Error {
+	return invalidRequest(http.StatusNotFound, "", "", "Response with id '%s' not found.", id)
+}

@@ -106,9 +106,30 @@ func (r *Reservation) Rollback() {
 // identity, generation and turn (see Identify). When no scenario answers, the
 // error names the request and says why each scenario was passed over.
 func (rt *Runtime) Reserve(req *scenario.Request, declared string) (*Reservation, *openai.Error) {
-	id, source := identify(req, declared)
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
+	res, key := rt.reserve(req, declared)
+	if res == nil {
+		return nil, openai.NoScenario(rt.describeMiss(req, key))
+	}
+	return res, nil
+}
+
+// ReserveScripted is Reserve for requests that have an answer of their own
+// when nothing is scripted, such as embeddings: it returns nil, and no
+// error, when no scenario answers.
+func (rt *Runtime) ReserveScripted(req *scenario.Request, declared string) *Reservation {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	res, _ := rt.reserve(req, declared)
+	return res
+}
+
+// reserve identifies req's conversation and takes the reply that answers
+// it, returning nil when none does, with the queue key of the conversation.
+// The caller holds mu.
+func (rt *Runtime) reserve(req *scenario.Request, declared string) (*Reservation, string) {
+	id, source := identify(req, declared)
 	rt.track(req, id, source)
 	key := fmt.Sprintf("%s#%d", req.Conversation, req.Generation)
 	for _, q := range rt.queues {
@@ -122,9 +143,9 @@ func (rt *Runtime) Reserve(req *scenario.Request, declared string) (*Reservation
 		} else {
 			q.setPending(key, p[1:])
 		}
-		return res, nil
+		return res, key
 	}
-	return nil, openai.NoScenario(rt.describeMiss(req, key))
+	return nil, key
 }
 
 // describeMiss explains why no scenario answered req. The caller holds mu.

@@ -34,6 +34,8 @@ type Settings struct {
 	JournalMaxBytes int64
 	// Stream shapes streamed answers.
 	Stream StreamSettings
+	// HistoryCapacity is the most Responses API responses kept.
+	HistoryCapacity int
 }
 
 // StreamSettings shape streamed answers.
@@ -63,6 +65,7 @@ type Runtime struct {
 	ids      *rand.Rand           // guarded by mu; generates IDs
 	// conversations tracks generations by conversation identity; guarded by mu.
 	conversations map[string]*conversation
+	history       history // guarded by mu
 }
 
 // flight is one request in progress.
@@ -104,6 +107,7 @@ func (rt *Runtime) Configure(s Settings) {
 	}
 	rt.settings = s
 	rt.queues = newQueues(s.Scenarios)
+	rt.trimHistory(s.HistoryCapacity)
 	rt.journal.Resize(s.JournalCapacity, s.JournalMaxBytes)
 }
 
@@ -120,6 +124,7 @@ func (rt *Runtime) Reset() {
 	rt.serial = 0
 	rt.ids = newIDSource()
 	clear(rt.conversations)
+	rt.history = history{}
 	rt.journal.Reset()
 }
 

@@ -27,6 +27,9 @@ type response struct {
 	pacing runtime.StreamSettings // paced like this
 	// reservation is rolled back if the answer is not delivered.
 	reservation *runtime.Reservation
+	// delivered, if set, runs once the answer is written whole, such as
+	// storing a response for later retrieval.
+	delivered func()
 }
 
 // exchange is one provider request in progress.
@@ -111,6 +114,10 @@ func deliver(ctx context.Context, w http.ResponseWriter, res *response) int {
 		if res.reservation != nil {
 			res.reservation.Rollback()
 		}
+		return status
+	}
+	if res.delivered != nil {
+		res.delivered()
 	}
 	return status
 }
@@ -121,6 +128,8 @@ var providerRoutes = map[string]struct {
 	serve  func(h *handler, x *exchange) response
 }{
 	"/v1/chat/completions": {http.MethodPost, (*handler).chat},
+	"/v1/embeddings":       {http.MethodPost, (*handler).embeddings},
+	"/v1/responses":        {http.MethodPost, (*handler).responses},
 	"/v1/models":           {http.MethodGet, (*handler).models},
 }
 
@@ -132,6 +141,9 @@ func (h *handler) route(x *exchange) response {
 			return response{err: openai.MethodNotAllowed(x.r.Method, path, route.method)}
 		}
 		return route.serve(h, x)
+	}
+	if rest, ok := strings.CutPrefix(path, "/v1/responses/"); ok && rest != "" {
+		return h.responseByID(x, rest)
 	}
 	if id, ok := strings.CutPrefix(path, "/v1/models/"); ok && id != "" {
 		if x.r.Method != http.MethodGet {

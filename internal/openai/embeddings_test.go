@@ -1,0 +1,417 @@
+package openai
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	oai "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	goai "github.com/sashabaranov/go-openai"
+
+	"github.com/llmtestserver/llmtestserver/internal/tokens"
+)
+
+// embServer answers POST /v1/embeddings as the real handler would: decode,
+// then deterministic vectors, or the decoder's error. It keeps the last body
+// and decoded request for the test to inspect.
+type embServer struct {
+	*httptest.Server
+	mu   sync.Mutex
+	body []byte
+	req  *EmbeddingsRequest
+}
+
+func newEmbServer(t *testing.T) *embServer {
+	s := &embServer{}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		req, apiErr := DecodeEmbeddingsRequest(body)
+		s.mu.Lock()
+		s.body, s.req = body, req
+		s.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		if apiErr != nil {
+			w.WriteHeader(apiErr.Status)
+			json.NewEncoder(w).Encode(apiErr)
+			return
+		}
+		json.NewEncoder(w).Encode(NewEmbeddingList(req.Vectors(), req.Model, req.EncodingFormat, req.PromptTokens()))
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *embServer) last() ([]byte, *EmbeddingsRequest) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.body, s.req
+}
+
+func (s *embServer) openaiGo() oai.Client {
+	return oai.NewClient(option.WithBaseURL(s.URL+"/v1"), option.WithAPIKey("sk-test"), option.WithMaxRetries(0))
+}
+
+func (s *embServer) goOpenAI() *goai.Client {
+	cfg := goai.DefaultConfig("sk-test")
+	cfg.BaseURL = s.URL + "/v1"
+	return goai.NewClientWithConfig(cfg)
+}
+
+// embWantVectors checks got (as either SDK decodes it) against the vectors
+// of inputs: decoding must give back the very float32 values sent.
+func embWantVectors[F float32 | float64](t *testing.T, got [][]F, inputs []string, dims int) {
+	t.Helper()
+	if len(got) != len(inputs) {
+		t.Fatalf("%d vectors for %d inputs", len(got), len(inputs))
+	}
+	for i, in := range inputs {
+		want := Vector(in, dims)
+		if len(got[i]) != dims {
+			t.Fatalf("vector %d has %d dimensions, want %d", i, len(got[i]), dims)
+		}
+		for j := range want {
+			if float32(got[i][j]) != want[j] {
+				t.Fatalf("vector %d component %d = %v, want %v", i, j, got[i][j], want[j])
+			}
+		}
+	}
+}
+
+func embCount(texts ...string) int {
+	n := 0
+	for _, s := range texts {
+		n += tokens.Count("text-embedding-3-small", s)
+	}
+	return n
+}
+
+func TestEmbeddingsOpenAIGo(t *testing.T) {
+	srv := newEmbServer(t)
+	client := srv.openaiGo()
+	for _, tc := range []struct {
+		name    string
+		params  oai.EmbeddingNewParams
+		body    string // the request body openai-go sends
+		inputs  []string
+		dims    int
+		prompt  int
+		encoded string
+	}{
+		{"string", oai.EmbeddingNewParams{Input: oai.EmbeddingNewParamsInputUnion{OfString: oai.String("hello world")}, Model: oai.EmbeddingModelTextEmbedding3Small},
+			`{"input":"hello world","model":"text-embedding-3-small"}`, []string{"hello world"}, 1536, embCount("hello world"), "float"},
+		{"strings with dimensions", oai.EmbeddingNewParams{Input: oai.EmbeddingNewParamsInputUnion{OfArrayOfStrings: []string{"a cat", "a dog", "a cat"}},
+			Model: oai.EmbeddingModelTextEmbedding3Large, Dimensions: oai.Int(256), User: oai.String("u1")},
+			`{"input":["a cat","a dog","a cat"],"model":"text-embedding-3-large","dimensions":256,"user":"u1"}`, []string{"a cat", "a dog", "a cat"}, 256, embCount("a cat", "a dog", "a cat"), "float"},
+		{"tokens base64", oai.EmbeddingNewParams{Input: oai.EmbeddingNewParamsInputUnion{OfArrayOfTokens: []int64{9906, 1917}}, Model: oai.EmbeddingModelTextEmbedding3Small,
+			Dimensions: oai.Int(3), EncodingFormat: oai.EmbeddingNewParamsEncodingFormatBase64},
+			`{"input":[9906,1917],"model":"text-embedding-3-small","dimensions":3,"encoding_format":"base64"}`, []string{"9906 1917"}, 3, 2, "base64"},
+		{"token arrays on ada-002", oai.EmbeddingNewParams{Input: oai.EmbeddingNewParamsInputUnion{OfArrayOfTokenArrays: [][]int64{{1}, {2, 3, 4}}}, Model: oai.EmbeddingModelTextEmbeddingAda002,
+			EncodingFormat: oai.EmbeddingNewParamsEncodingFormatFloat},
+			`{"input":[[1],[2,3,4]],"model":"text-embedding-ada-002","encoding_format":"float"}`, []string{"1", "2 3 4"}, 1536, 4, "float"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := client.Embeddings.New(context.Background(), tc.params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, req := srv.last()
+			if string(body) != tc.body {
+				t.Errorf("openai-go sent %s, want %s", body, tc.body)
+			}
+			if req.EncodingFormat != tc.encoded || !slices.Equal(req.Inputs(), tc.inputs) || req.PromptTokens() != tc.prompt {
+				t.Errorf("decoded %+v inputs %q tokens %d", req, req.Inputs(), req.PromptTokens())
+			}
+			vecs := make([][]float64, len(res.Data))
+			for i, d := range res.Data {
+				if d.Index != int64(i) || string(d.Object) != "embedding" {
+					t.Errorf("data[%d] = index %d object %q", i, d.Index, d.Object)
+				}
+				vecs[i] = d.Embedding
+			}
+			embWantVectors(t, vecs, tc.inputs, tc.dims)
+			if res.Model != string(tc.params.Model) || string(res.Object) != "list" ||
+				res.Usage.PromptTokens != int64(tc.prompt) || res.Usage.TotalTokens != int64(tc.prompt) {
+				t.Errorf("response model %q object %q usage %+v", res.Model, res.Object, res.Usage)
+			}
+		})
+	}
+}
+
+// go-openai converts every request type to EmbeddingRequest before sending,
+// so empty fields (an EmbeddingRequestStrings' user) are left out.
+func TestEmbeddingsGoOpenAI(t *testing.T) {
+	srv := newEmbServer(t)
+	client := srv.goOpenAI()
+	for _, tc := range []struct {
+		name   string
+		req    goai.EmbeddingRequestConverter
+		body   string
+		inputs []string
+		dims   int
+	}{
+		{"EmbeddingRequest string", goai.EmbeddingRequest{Input: "hi", Model: goai.SmallEmbedding3},
+			`{"input":"hi","model":"text-embedding-3-small"}`, []string{"hi"}, 1536},
+		{"EmbeddingRequest base64 with dimensions", goai.EmbeddingRequest{Input: []string{"hi", "there"}, Model: goai.LargeEmbedding3,
+			EncodingFormat: goai.EmbeddingEncodingFormatBase64, Dimensions: 8},
+			`{"dimensions":8,"encoding_format":"base64","input":["hi","there"],"model":"text-embedding-3-large"}`, []string{"hi", "there"}, 8},
+		{"EmbeddingRequestStrings", goai.EmbeddingRequestStrings{Input: []string{"one", "two"}, Model: goai.AdaEmbeddingV2},
+			`{"input":["one","two"],"model":"text-embedding-ada-002"}`, []string{"one", "two"}, 1536},
+		{"EmbeddingRequestTokens base64", goai.EmbeddingRequestTokens{Input: [][]int{{5, 6}, {7}}, Model: goai.SmallEmbedding3, EncodingFormat: goai.EmbeddingEncodingFormatBase64},
+			`{"encoding_format":"base64","input":[[5,6],[7]],"model":"text-embedding-3-small"}`, []string{"5 6", "7"}, 1536},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := client.CreateEmbeddings(context.Background(), tc.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, req := srv.last()
+			if string(body) != tc.body {
+				t.Errorf("go-openai sent %s, want %s", body, tc.body)
+			}
+			vecs := make([][]float32, len(res.Data))
+			for i, d := range res.Data {
+				if d.Index != i || d.Object != "embedding" {
+					t.Errorf("data[%d] = index %d object %q", i, d.Index, d.Object)
+				}
+				vecs[i] = d.Embedding
+			}
+			embWantVectors(t, vecs, tc.inputs, tc.dims)
+			if res.Usage.PromptTokens != req.PromptTokens() || res.Usage.TotalTokens != req.PromptTokens() || res.Usage.CompletionTokens != 0 {
+				t.Errorf("usage %+v, want %d prompt tokens", res.Usage, req.PromptTokens())
+			}
+		})
+	}
+}
+
+// Rendered bytes decode into go-openai's own response types: the float list
+// into EmbeddingResponse, the base64 list into EmbeddingResponseBase64.
+func TestEmbeddingListDecodesInGoOpenAITypes(t *testing.T) {
+	vecs := [][]float32{Vector("x", 5), Vector("y", 5)}
+	b, _ := json.Marshal(NewEmbeddingList(vecs, "text-embedding-3-small", "float", 2))
+	var plain goai.EmbeddingResponse
+	if err := json.Unmarshal(b, &plain); err != nil {
+		t.Fatal(err)
+	}
+	b, _ = json.Marshal(NewEmbeddingList(vecs, "text-embedding-3-small", "base64", 2))
+	var encoded goai.EmbeddingResponseBase64
+	if err := json.Unmarshal(b, &encoded); err != nil {
+		t.Fatal(err)
+	}
+	decoded, err := encoded.ToEmbeddingResponse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, res := range []goai.EmbeddingResponse{plain, decoded} {
+		if res.Object != "list" || res.Model != goai.SmallEmbedding3 || res.Usage.PromptTokens != 2 || len(res.Data) != 2 {
+			t.Fatalf("decoded %+v", res)
+		}
+		embWantVectors(t, [][]float32{res.Data[0].Embedding, res.Data[1].Embedding}, []string{"x", "y"}, 5)
+	}
+}
+
+func TestEmbeddingListJSON(t *testing.T) {
+	v := []float32{0.5, -1.25, 3}
+	for format, want := range map[string]string{
+		"float":  `{"object":"list","data":[{"object":"embedding","index":0,"embedding":[0.5,-1.25,3]}],"model":"m","usage":{"prompt_tokens":4,"total_tokens":4}}`,
+		"base64": `{"object":"list","data":[{"object":"embedding","index":0,"embedding":"AAAAPwAAoL8AAEBA"}],"model":"m","usage":{"prompt_tokens":4,"total_tokens":4}}`,
+	} {
+		b, err := json.Marshal(NewEmbeddingList([][]float32{v}, "m", format, 4))
+		if err != nil || string(b) != want {
+			t.Errorf("%s: got %s (%v)\nwant %s", format, b, err, want)
+		}
+	}
+	b, _ := json.Marshal(NewEmbeddingList([][]float32{{}}, "m", "float", 0))
+	if !strings.Contains(string(b), `"embedding":[]`) {
+		t.Errorf("empty vector rendered as %s", b)
+	}
+}
+
+func TestDecodeEmbeddingsRequest(t *testing.T) {
+	req, err := DecodeEmbeddingsRequest([]byte(`{"model":"text-embedding-3-small","input":["a b","c"],"encoding_format":null,"dimensions":null,"extra":{"x":1}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if req.EncodingFormat != "float" || req.Dimensions != 0 || req.VectorDimensions() != 1536 ||
+		!slices.Equal(req.Inputs(), []string{"a b", "c"}) || !slices.Equal(req.InputTokens(), []int{embCount("a b"), embCount("c")}) {
+		t.Errorf("decoded %+v inputs %q tokens %v", req, req.Inputs(), req.InputTokens())
+	}
+	req, err = DecodeEmbeddingsRequest([]byte(`{"model":"my-embedder","input":[0, 17, 100000],"dimensions":1536}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if req.VectorDimensions() != 1536 || !slices.Equal(req.Inputs(), []string{"0 17 100000"}) || !slices.Equal(req.InputTokens(), []int{3}) {
+		t.Errorf("model outside the catalog: %+v inputs %q tokens %v", req, req.Inputs(), req.InputTokens())
+	}
+}
+
+// embTokenArrays renders n token arrays of size tokens each.
+func embTokenArrays(n, size int) string {
+	one := "[" + strings.TrimSuffix(strings.Repeat("1,", size), ",") + "]"
+	return "[" + strings.TrimSuffix(strings.Repeat(one+",", n), ",") + "]"
+}
+
+func TestDecodeEmbeddingsLimits(t *testing.T) {
+	ok := func(body string) {
+		t.Helper()
+		if _, err := DecodeEmbeddingsRequest([]byte(body)); err != nil {
+			t.Errorf("refused %.80s…: %v", body, err)
+		}
+	}
+	many := func(n int) string {
+		return `{"model":"text-embedding-3-small","input":[` + strings.TrimSuffix(strings.Repeat(`"a",`, n), ",") + `]}`
+	}
+	ok(many(2048))
+	ok(`{"model":"text-embedding-3-small","input":` + embTokenArrays(1, 8192) + `}`)
+	ok(`{"model":"text-embedding-3-small","input":` + embTokenArrays(36, 8192) + `}`)
+	ok(`{"model":"text-embedding-3-small","input":[` + strings.TrimSuffix(strings.Repeat("1,", 8192), ",") + `]}`)
+	ok(`{"model":"text-embedding-3-large","input":"x","dimensions":3072}`)
+	ok(`{"model":"text-embedding-3-small","input":"x","dimensions":1}`)
+	ok(`{"model":"text-embedding-3-small","input":" "}`)
+
+	long := strings.Repeat("hello ", 8200)
+	for _, tc := range []struct {
+		name, body                string
+		status                    int
+		typ, code, param, message string
+	}{
+		{"not JSON", `{"model":`, 400, typeInvalidRequest, "", "", "We could not parse"},
+		{"no model", `{"input":"hi"}`, 400, typeInvalidRequest, "missing_required_parameter", "model", "Missing required parameter: 'model'."},
+		{"model not a string", `{"model":3,"input":"hi"}`, 400, typeInvalidRequest, "invalid_type", "model", "Invalid type for 'model'"},
+		{"no input", `{"model":"text-embedding-3-small"}`, 400, typeInvalidRequest, "missing_required_parameter", "input", "Missing required parameter: 'input'."},
+		{"null input", `{"model":"text-embedding-3-small","input":null}`, 400, typeInvalidRequest, "missing_required_parameter", "input", ""},
+		{"empty string", `{"model":"text-embedding-3-small","input":""}`, 400, typeInvalidRequest, "", "", "'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference."},
+		{"empty array", `{"model":"text-embedding-3-small","input":[]}`, 400, typeInvalidRequest, "", "", "'$.input' is invalid."},
+		{"empty string in array", `{"model":"text-embedding-3-small","input":["a",""]}`, 400, typeInvalidRequest, "", "", "'$.input' is invalid."},
+		{"empty token array", `{"model":"text-embedding-3-small","input":[[1],[]]}`, 400, typeInvalidRequest, "", "", "'$.input' is invalid."},
+		{"mixed array", `{"model":"text-embedding-3-small","input":["a",1]}`, 400, typeInvalidRequest, "", "", "'$.input' is invalid."},
+		{"negative token", `{"model":"text-embedding-3-small","input":[1,-2]}`, 400, typeInvalidRequest, "", "", "'$.input' is invalid."},
+		{"fractional token", `{"model":"text-embedding-3-small","input":[[1.5]]}`, 400, typeInvalidRequest, "", "", "'$.input' is invalid."},
+		{"object input", `{"model":"text-embedding-3-small","input":{"text":"a"}}`, 400, typeInvalidRequest, "", "", "'$.input' is invalid."},
+		{"too many inputs", many(2049), 400, typeInvalidRequest, "", "input", "Invalid 'input': array length must be 2048 or less."},
+		{"too many token arrays", `{"model":"text-embedding-3-small","input":` + embTokenArrays(2049, 1) + `}`, 400, typeInvalidRequest, "", "input", "array length must be 2048 or less"},
+		{"unknown encoding_format", `{"model":"text-embedding-3-small","input":"a","encoding_format":"md5"}`, 400, typeInvalidRequest, "", "",
+			"Invalid value for 'encoding_format' = md5. Supported values: ['float', 'base64']."},
+		{"empty encoding_format", `{"model":"text-embedding-3-small","input":"a","encoding_format":""}`, 400, typeInvalidRequest, "", "", "Invalid value for 'encoding_format'"},
+		{"encoding_format not a string", `{"model":"text-embedding-3-small","input":"a","encoding_format":1}`, 400, typeInvalidRequest, "invalid_type", "encoding_format", ""},
+		{"zero dimensions", `{"model":"text-embedding-3-small","input":"a","dimensions":0}`, 400, typeInvalidRequest, "integer_below_min_value", "dimensions", "Expected a value >= 1, but got 0 instead."},
+		{"fractional dimensions", `{"model":"text-embedding-3-small","input":"a","dimensions":2.5}`, 400, typeInvalidRequest, "invalid_type", "dimensions", ""},
+		{"dimensions on ada-002", `{"model":"text-embedding-ada-002","input":"a","dimensions":1536}`, 400, typeInvalidRequest, "", "", "This model does not support specifying dimensions."},
+		{"dimensions above native", `{"model":"text-embedding-3-small","input":"a","dimensions":1537}`, 400, typeInvalidRequest, "", "", "Must be less than or equal to 1536."},
+		{"dimensions above native, large", `{"model":"text-embedding-3-large","input":"a","dimensions":3073}`, 400, typeInvalidRequest, "", "", "Must be less than or equal to 3072."},
+		{"dimensions above default for unknown model", `{"model":"ft-embedder","input":"a","dimensions":1537}`, 400, typeInvalidRequest, "", "", "Must be less than or equal to 1536."},
+		{"chat model", `{"model":"gpt-4o","input":"a"}`, 403, typeInvalidRequest, "", "", "You are not allowed to generate embeddings from this model"},
+		{"video model", `{"model":"sora-2","input":"a"}`, 403, typeInvalidRequest, "", "", "You are not allowed to generate embeddings from this model"},
+		{"string too long", `{"model":"text-embedding-3-small","input":"` + long + `"}`, 400, typeInvalidRequest, "", "input", "Invalid 'input': maximum input length is 8192 tokens."},
+		{"listed string too long", `{"model":"text-embedding-3-small","input":["a","` + long + `"]}`, 400, typeInvalidRequest, "", "input[1]", "Invalid 'input[1]': maximum input length is 8192 tokens."},
+		{"token array too long", `{"model":"text-embedding-3-small","input":` + embTokenArrays(1, 8193) + `}`, 400, typeInvalidRequest, "", "input[0]", "maximum input length is 8192 tokens"},
+		{"bare tokens too long", `{"model":"text-embedding-3-small","input":[` + strings.TrimSuffix(strings.Repeat("1,", 8193), ",") + `]}`, 400, typeInvalidRequest, "", "input", "maximum input length is 8192 tokens"},
+		{"too many tokens in all", `{"model":"text-embedding-3-small","input":` + embTokenArrays(37, 8192) + `}`, 400, "max_tokens_per_request", "max_tokens_per_request", "",
+			"Requested 303104 tokens, max 300000 tokens per request"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req, err := DecodeEmbeddingsRequest([]byte(tc.body))
+			if err == nil {
+				t.Fatalf("accepted: %+v", req)
+			}
+			if err.Status != tc.status || err.Type != tc.typ || err.Code != tc.code || err.Param != tc.param || !strings.Contains(err.Message, tc.message) {
+				t.Errorf("got %d %s code %q param %q: %s\nwant %d %s code %q param %q: %s",
+					err.Status, err.Type, err.Code, err.Param, err.Message, tc.status, tc.typ, tc.code, tc.param, tc.message)
+			}
+		})
+	}
+}
+
+// Refusals reach both SDKs as their API error types.
+func TestEmbeddingsErrorsInSDKs(t *testing.T) {
+	srv := newEmbServer(t)
+	client := srv.openaiGo()
+	_, err := client.Embeddings.New(context.Background(), oai.EmbeddingNewParams{
+		Input: oai.EmbeddingNewParamsInputUnion{OfArrayOfStrings: []string{"a", ""}}, Model: oai.EmbeddingModelTextEmbedding3Small})
+	var oaiErr *oai.Error
+	if !errors.As(err, &oaiErr) || oaiErr.StatusCode != 400 || oaiErr.Type != typeInvalidRequest || oaiErr.Param != "" || oaiErr.Code != "" ||
+		!strings.HasPrefix(oaiErr.Message, "'$.input' is invalid.") {
+		t.Errorf("openai-go error %#v", err)
+	}
+	_, err = srv.goOpenAI().CreateEmbeddings(context.Background(), goai.EmbeddingRequest{Input: "a", Model: goai.LargeEmbedding3, Dimensions: 4000})
+	var apiErr *goai.APIError
+	if !errors.As(err, &apiErr) || apiErr.HTTPStatusCode != 400 || apiErr.Param != nil || apiErr.Code != 0 ||
+		apiErr.Message != "Invalid value for 'dimensions' = 4000. Must be less than or equal to 3072." {
+		t.Errorf("go-openai error %#v", err)
+	}
+}
+
+func embNorm(v []float32) float64 {
+	var s float64
+	for _, x := range v {
+		s += float64(x) * float64(x)
+	}
+	return math.Sqrt(s)
+}
+
+func TestVector(t *testing.T) {
+	for _, dims := range []int{1, 2, 3, 256, 1536, 3072} {
+		a, b := Vector("The quick brown fox", dims), Vector("The quick brown fox", dims)
+		if !slices.Equal(a, b) {
+			t.Fatalf("dims %d: two calls differ", dims)
+		}
+		if len(a) != dims || math.Abs(1-embNorm(a)) > 1e-6 {
+			t.Errorf("dims %d: length %d, norm %v", dims, len(a), embNorm(a))
+		}
+	}
+	if Vector("x", 0) != nil || Vector("x", -1) != nil {
+		t.Error("Vector of no dimensions is not nil")
+	}
+	// Unrelated texts give nearly orthogonal vectors, never equal ones.
+	seen := map[string]bool{}
+	for i := range 200 {
+		v := Vector(fmt.Sprint("text ", i), 64)
+		key := fmt.Sprint(v)
+		if seen[key] {
+			t.Fatalf("text %d repeats a vector", i)
+		}
+		seen[key] = true
+	}
+	if dot := embDot(Vector("cat", 1536), Vector("dog", 1536)); math.Abs(dot) > 0.15 {
+		t.Errorf("cosine of unrelated texts %v", dot)
+	}
+	if v := Vector("", 8); len(v) != 8 || math.Abs(1-embNorm(v)) > 1e-6 {
+		t.Errorf("empty text: %v", v)
+	}
+}
+
+func embDot(a, b []float32) float64 {
+	var s float64
+	for i := range a {
+		s += float64(a[i]) * float64(b[i])
+	}
+	return s
+}
+
+// A shortened vector is the prefix of the full one, re-normalized, as the
+// text-embedding-3 models shorten theirs.
+func TestVectorShortening(t *testing.T) {
+	full := Vector("shorten me", 3072)
+	for _, dims := range []int{1, 8, 256, 1024, 1536} {
+		short := Vector("shorten me", dims)
+		prefix := full[:dims]
+		n := embNorm(prefix)
+		for i := range short {
+			if d := math.Abs(float64(short[i]) - float64(prefix[i])/n); d > 1e-6 {
+				t.Fatalf("dims %d component %d: %v, prefix gives %v", dims, i, short[i], float64(prefix[i])/n)
+			}
+		}
+		if cos := embDot(short, prefix) / n; math.Abs(1-cos) > 1e-6 {
+			t.Errorf("dims %d: cosine with the full vector's prefix %v", dims, cos)
+		}
+	}
+}

@@ -1,0 +1,149 @@
+package openai
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+
+	oai "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	goai "github.com/sashabaranov/go-openai"
+
+	"github.com/llmtestserver/llmtestserver/internal/tokens"
+)
+
+// The catalog and the tokenizer's prefix table must name the same encoding
+// for every model, or usage would count in one vocabulary and the catalog
+// claim another.
+func TestCatalogEncodingsAgreeWithTokens(t *testing.T) {
+	for _, id := range CatalogIDs() {
+		info, ok := LookupModel(id)
+		if !ok {
+			t.Fatalf("LookupModel(%q) found nothing for a catalog ID", id)
+		}
+		if got := string(tokens.EncodingFor(id)); got != info.Encoding {
+			t.Errorf("%s: catalog encoding %q, tokens.EncodingFor %q", id, info.Encoding, got)
+		}
+	}
+}
+
+func TestCatalogEntries(t *testing.T) {
+	required := []string{
+		"gpt-4.1", "gpt-4.1-mini", "gpt-4.1-nano", "gpt-4o", "gpt-4o-mini", "gpt-5", "gpt-5-mini", "gpt-5-nano",
+		"o3", "o3-mini", "o4-mini", "o1", "gpt-3.5-turbo", "gpt-4-turbo",
+		"text-embedding-3-small", "text-embedding-3-large", "text-embedding-ada-002", "sora-2", "sora-2-pro",
+	}
+	ids := CatalogIDs()
+	for _, id := range required {
+		if !slices.Contains(ids, id) {
+			t.Errorf("catalog lacks %s", id)
+		}
+	}
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if seen[id] {
+			t.Errorf("%s listed twice", id)
+		}
+		seen[id] = true
+		m, _ := LookupModel(id)
+		if m.Created < 1600000000 || m.Created > 2000000000 {
+			t.Errorf("%s: created %d is not a plausible Unix time", id, m.Created)
+		}
+		if !slices.Contains([]string{"system", "openai", "openai-internal"}, m.OwnedBy) {
+			t.Errorf("%s: owned_by %q", id, m.OwnedBy)
+		}
+		switch m.Kind {
+		case KindChat, KindReasoning:
+			if m.ContextWindow <= 0 || m.MaxOutputTokens <= 0 || m.MaxOutputTokens > m.ContextWindow || m.Dimensions != 0 {
+				t.Errorf("%s: limits %+v", id, m)
+			}
+			if (m.Kind == KindReasoning) != IsReasoningModel(id) {
+				t.Errorf("%s: kind %s, IsReasoningModel %t", id, m.Kind, IsReasoningModel(id))
+			}
+		case KindEmbedding:
+			if m.ContextWindow != 8192 || m.MaxOutputTokens != 0 || m.Dimensions <= 0 {
+				t.Errorf("%s: limits %+v", id, m)
+			}
+			if m.AcceptsDimensions != strings.HasPrefix(id, "text-embedding-3-") {
+				t.Errorf("%s: AcceptsDimensions %t", id, m.AcceptsDimensions)
+			}
+		case KindVideo:
+			if m.Dimensions != 0 || m.AcceptsDimensions {
+				t.Errorf("%s: limits %+v", id, m)
+			}
+		default:
+			t.Errorf("%s: kind %q", id, m.Kind)
+		}
+	}
+	for id, dims := range map[string]int{"text-embedding-3-small": 1536, "text-embedding-3-large": 3072, "text-embedding-ada-002": 1536} {
+		if m, _ := LookupModel(id); m.Dimensions != dims {
+			t.Errorf("%s: %d dimensions, want %d", id, m.Dimensions, dims)
+		}
+	}
+	if _, ok := LookupModel("ft:gpt-4o:org::x"); ok {
+		t.Error("LookupModel found a model outside the catalog")
+	}
+}
+
+// Each model object carries exactly the four fields the real list sends.
+func TestModelJSON(t *testing.T) {
+	b, err := json.Marshal(Models([]string{"text-embedding-ada-002", "ft:gpt-4o:acme::x"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"object":"list","data":[` +
+		`{"id":"text-embedding-ada-002","object":"model","created":1671217299,"owned_by":"openai-internal"},` +
+		`{"id":"ft:gpt-4o:acme::x","object":"model","created":0,"owned_by":"organization-owner"}]}`
+	if string(b) != want {
+		t.Errorf("got  %s\nwant %s", b, want)
+	}
+}
+
+func TestModelsDecodeInBothSDKs(t *testing.T) {
+	ids := CatalogIDs()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		var v any = Models(ids)
+		if id, ok := strings.CutPrefix(r.URL.Path, "/v1/models/"); ok {
+			v = Models([]string{id}).Data[0]
+		}
+		json.NewEncoder(w).Encode(v)
+	}))
+	t.Cleanup(srv.Close)
+
+	client := oai.NewClient(option.WithBaseURL(srv.URL+"/v1"), option.WithAPIKey("sk-test"), option.WithMaxRetries(0))
+	var got []string
+	iter := client.Models.ListAutoPaging(context.Background())
+	for iter.Next() {
+		m := iter.Current()
+		info, _ := LookupModel(m.ID)
+		if m.Created != info.Created || m.OwnedBy != info.OwnedBy || string(m.Object) != "model" {
+			t.Errorf("openai-go model %+v, catalog %+v", m, info)
+		}
+		got = append(got, m.ID)
+	}
+	if err := iter.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, ids) {
+		t.Errorf("openai-go listed %v, want %v", got, ids)
+	}
+	one, err := client.Models.Get(context.Background(), "sora-2")
+	if err != nil || one.ID != "sora-2" || one.Created != 1759708615 {
+		t.Errorf("openai-go Get = %+v, %v", one, err)
+	}
+
+	cfg := goai.DefaultConfig("sk-test")
+	cfg.BaseURL = srv.URL + "/v1"
+	list, err := goai.NewClientWithConfig(cfg).ListModels(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Models) != len(ids) || list.Models[0].ID != ids[0] || list.Models[0].CreatedAt != catalog[0].Created || list.Models[0].OwnedBy != "system" {
+		t.Errorf("go-openai listed %+v", list.Models)
+	}
+}

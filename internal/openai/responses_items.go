@@ -1,0 +1,287 @@
+package openai
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strings"
+)
+
+// Item is one conversation item of the Responses API in normalized form:
+// what a request's input holds, what a response outputs, and what
+// GET /v1/responses/{id}/input_items lists. It encodes as the API lists
+// items:
+//
+//   - message: {"type":"message","id","status","role","content":[parts]}
+//   - function_call: {"type","id","status","call_id","name","arguments"}
+//   - function_call_output: {"type","id","status","call_id","output"}, the
+//     output a string or, when sent as parts, the parts
+//   - item_reference: {"type","id"}
+//
+// Other item types (reasoning, hosted tool calls…) keep the JSON they were
+// sent as in Raw and encode as that. An empty Status encodes as "completed".
+type Item struct {
+	Type   string
+	ID     string
+	Status string
+	// Role and Content are a message's.
+	Role    string
+	Content []ItemPart
+	// CallID is a function_call's or function_call_output's call_id;
+	// Name and Arguments are a function_call's.
+	CallID    string
+	Name      string
+	Arguments string
+	// Output is a function_call_output's output text: the string sent, or
+	// the text of its parts joined by newlines. OutputParts holds the parts
+	// when output was sent as an array.
+	Output      string
+	OutputParts []ItemPart
+	// Raw is the item as sent, for item types not modelled here.
+	Raw json.RawMessage
+}
+
+// ItemPart is one content part of a message or of a function_call_output.
+// Text holds the text of input_text and output_text parts and the refusal
+// text of refusal parts. Part types not modelled here keep their JSON in
+// Raw.
+type ItemPart struct {
+	Type     string
+	Text     string
+	ImageURL string
+	FileID   string
+	Detail   string
+	Filename string
+	FileData string
+	FileURL  string
+	Raw      json.RawMessage
+}
+
+// Text is the text of a message's input_text and output_text parts (or a
+// refusal's text when it has nothing else), joined by newlines.
+func (it *Item) Text() string { return joinText(it.Content) }
+
+func joinText(parts []ItemPart) string {
+	var texts, refusals []string
+	for _, p := range parts {
+		switch p.Type {
+		case "input_text", "output_text":
+			texts = append(texts, p.Text)
+		case "refusal":
+			refusals = append(refusals, p.Text)
+		}
+	}
+	if len(texts) == 0 {
+		return strings.Join(refusals, "\n")
+	}
+	return strings.Join(texts, "\n")
+}
+
+func (it *Item) status() string {
+	if it.Status == "" {
+		return "completed"
+	}
+	return it.Status
+}
+
+// MarshalJSON encodes the item as the API lists it.
+func (it Item) MarshalJSON() ([]byte, error) {
+	switch it.Type {
+	case "message":
+		content := it.Content
+		if content == nil {
+			content = []ItemPart{}
+		}
+		return marshalNoEscape(struct {
+			Type    string     `json:"type"`
+			ID      string     `json:"id"`
+			Status  string     `json:"status"`
+			Role    string     `json:"role"`
+			Content []ItemPart `json:"content"`
+		}{it.Type, it.ID, it.status(), it.Role, content})
+	case "function_call":
+		return marshalNoEscape(struct {
+			Type      string `json:"type"`
+			ID        string `json:"id"`
+			Status    string `json:"status"`
+			CallID    string `json:"call_id"`
+			Name      string `json:"name"`
+			Arguments string `json:"arguments"`
+		}{it.Type, it.ID, it.status(), it.CallID, it.Name, it.Arguments})
+	case "function_call_output":
+		var output any = it.Output
+		if it.OutputParts != nil {
+			output = it.OutputParts
+		}
+		return marshalNoEscape(struct {
+			Type   string `json:"type"`
+			ID     string `json:"id"`
+			Status string `json:"status"`
+			CallID string `json:"call_id"`
+			Output any    `json:"output"`
+		}{it.Type, it.ID, it.status(), it.CallID, output})
+	}
+	if len(it.Raw) > 0 {
+		return it.Raw, nil
+	}
+	return marshalNoEscape(struct {
+		Type string `json:"type"`
+		ID   string `json:"id"`
+	}{it.Type, it.ID})
+}
+
+// MarshalJSON encodes the part in the API's shape for its type.
+func (p ItemPart) MarshalJSON() ([]byte, error) {
+	switch p.Type {
+	case "input_text":
+		return marshalNoEscape(struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		}{p.Type, p.Text})
+	case "output_text":
+		return marshalNoEscape(struct {
+			Type        string     `json:"type"`
+			Annotations []struct{} `json:"annotations"`
+			Logprobs    []struct{} `json:"logprobs"`
+			Text        string     `json:"text"`
+		}{p.Type, []struct{}{}, []struct{}{}, p.Text})
+	case "refusal":
+		return marshalNoEscape(struct {
+			Type    string `json:"type"`
+			Refusal string `json:"refusal"`
+		}{p.Type, p.Text})
+	case "input_image":
+		detail := p.Detail
+		if detail == "" {
+			detail = "auto"
+		}
+		return marshalNoEscape(struct {
+			Type     string  `json:"type"`
+			Detail   string  `json:"detail"`
+			FileID   *string `json:"file_id"`
+			ImageURL *string `json:"image_url"`
+		}{p.Type, detail, nullable(p.FileID), nullable(p.ImageURL)})
+	case "input_file":
+		return marshalNoEscape(struct {
+			Type     string `json:"type"`
+			FileID   string `json:"file_id,omitempty"`
+			Filename string `json:"filename,omitempty"`
+			FileData string `json:"file_data,omitempty"`
+			FileURL  string `json:"file_url,omitempty"`
+		}{p.Type, p.FileID, p.Filename, p.FileData, p.FileURL})
+	}
+	if len(p.Raw) > 0 {
+		return p.Raw, nil
+	}
+	return marshalNoEscape(struct {
+		Type string `json:"type"`
+	}{p.Type})
+}
+
+// marshalNoEscape encodes v as json.Marshal does but without escaping <, >
+// and &, as the API sends text; an outer encoder that escapes still escapes
+// the result.
+func marshalNoEscape(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// ItemList is the body of GET /v1/responses/{id}/input_items: openai-go's
+// CursorPage, with first_id and last_id null on an empty page and has_more
+// always present, so that the auto-pager stops.
+type ItemList struct {
+	Object  string  `json:"object"`
+	Data    []Item  `json:"data"`
+	FirstID *string `json:"first_id"`
+	LastID  *string `json:"last_id"`
+	HasMore bool    `json:"has_more"`
+}
+
+// NewItemList wraps one page of items in the list envelope.
+func NewItemList(page []Item, hasMore bool) *ItemList {
+	l := &ItemList{Object: "list", Data: page, HasMore: hasMore}
+	if l.Data == nil {
+		l.Data = []Item{}
+	}
+	if len(page) > 0 {
+		l.FirstID, l.LastID = nullable(page[0].ID), nullable(page[len(page)-1].ID)
+	}
+	return l
+}
+
+// Paging limits of input_items, as the API documents them.
+const (
+	defaultItemsLimit = 20
+	maxItemsLimit     = 100
+)
+
+// PageItems selects one page of items for input_items. items are in
+// conversation order; order "desc" (the API's default, also for "") lists
+// them newest first and "asc" oldest first. after is the ID of the last item
+// of the previous page ("" for the first page); limit is 1…100, 0 meaning
+// the default of 20. A limit out of range is 400
+// integer_below_min_value / integer_above_max_value (param limit), an
+// unknown order 400 invalid_value (param order), and an after that names no
+// item 400 with param after (its wording is this server's: the API's is not
+// documented). The returned page shares no backing array with items.
+func PageItems(items []Item, after string, limit int, order string) ([]Item, bool, *Error) {
+	switch {
+	case limit == 0:
+		limit = defaultItemsLimit
+	case limit < 1:
+		return nil, false, invalidRequest(http.StatusBadRequest, "integer_below_min_value", "limit",
+			"Invalid 'limit': integer below minimum value. Expected a value >= 1, but got %d instead.", limit)
+	case limit > maxItemsLimit:
+		return nil, false, invalidRequest(http.StatusBadRequest, "integer_above_max_value", "limit",
+			"Invalid 'limit': integer above maximum value. Expected a value <= %d, but got %d instead.", maxItemsLimit, limit)
+	}
+	ordered := make([]Item, len(items))
+	switch order {
+	case "", "desc":
+		for i, it := range items {
+			ordered[len(items)-1-i] = it
+		}
+	case "asc":
+		copy(ordered, items)
+	default:
+		return nil, false, invalidValue("order", order, []string{"asc", "desc"})
+	}
+	start := 0
+	if after != "" {
+		start = -1
+		for i, it := range ordered {
+			if it.ID == after {
+				start = i + 1
+				break
+			}
+		}
+		if start < 0 {
+			return nil, false, invalidRequest(http.StatusBadRequest, "", "after",
+				"Invalid 'after': no input item with id '%s' in this response.", after)
+		}
+	}
+	end := min(start+limit, len(ordered))
+	page := append([]Item(nil), ordered[start:end]...)
+	if page == nil {
+		page = []Item{}
+	}
+	return page, end < len(ordered), nil
+}
+
+// ResponseDeleted is the body of DELETE /v1/responses/{id}. go-openai
+// decodes it and fails on an empty body; openai-go discards it.
+type ResponseDeleted struct {
+	ID      string `json:"id"`
+	Object  string `json:"object"`
+	Deleted bool   `json:"deleted"`
+}
+
+// NewResponseDeleted is the deletion body for response id.
+func NewResponseDeleted(id string) *ResponseDeleted {
+	return &ResponseDeleted{ID: id, Object: "response", Deleted: true}
+}

@@ -1,0 +1,211 @@
+package openai
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+)
+
+// Stream renders a as the body of a Responses stream, in the order the real
+// API uses. Every event is `event: <type>`, `data: <json>` and a blank line
+// (the last one included; there is no [DONE]), and every payload carries
+// its type and a sequence_number counting from 0:
+//
+//  1. response.created and response.in_progress, each with the response
+//     in progress (output [], usage null);
+//  2. for the message: response.output_item.added (status in_progress,
+//     content []), response.content_part.added (empty part),
+//     response.output_text.delta events (or response.refusal.delta for a
+//     refusal), response.output_text.done (response.refusal.done),
+//     response.content_part.done and response.output_item.done;
+//  3. for each tool call, at the next output_index:
+//     response.output_item.added (arguments ""),
+//     response.function_call_arguments.delta events,
+//     response.function_call_arguments.done and response.output_item.done;
+//  4. response.completed, or response.incomplete, whose response is exactly
+//     what Object returns.
+//
+// Text, refusals and arguments are cut by split into tokens
+// (nil sends each whole), tokensPerChunk (at least 1) per delta, never
+// inside a UTF-8 sequence. A failed answer renders as FailedStream does.
+// No payload has a top-level "error" key.
+func (a *ResponseAnswer) Stream(split func(string) []string, tokensPerChunk int) *SSE {
+	w := newEventWriter()
+	w.emit("response.created", responseEvent{Response: a.snapshot()})
+	w.emit("response.in_progress", responseEvent{Response: a.snapshot()})
+	if a.Failure != nil {
+		w.emit("response.failed", responseEvent{Response: a.Object()})
+		return &w.sse
+	}
+	final := a.Object()
+	index := 0
+	if a.hasMessage() {
+		a.streamMessage(w, final.Output[0], split, tokensPerChunk)
+		index++
+	}
+	for _, c := range a.ToolCalls {
+		done := final.Output[index]
+		added := done
+		added.Status, added.Arguments = "in_progress", ""
+		w.emit("response.output_item.added", itemEvent{OutputIndex: index, Item: added})
+		for _, p := range chunkPieces(done.Arguments, split, tokensPerChunk) {
+			w.emit("response.function_call_arguments.delta", argumentsDelta{ItemID: c.ID, OutputIndex: index, Delta: p})
+		}
+		w.emit("response.function_call_arguments.done", argumentsDone{ItemID: c.ID, OutputIndex: index, Arguments: done.Arguments})
+		w.emit("response.output_item.done", itemEvent{OutputIndex: index, Item: done})
+		index++
+	}
+	terminal := "response.completed"
+	if final.Status == "incomplete" {
+		terminal = "response.incomplete"
+	}
+	w.emit(terminal, responseEvent{Response: final})
+	return &w.sse
+}
+
+func (a *ResponseAnswer) streamMessage(w *eventWriter, done Item, split func(string) []string, per int) {
+	part := done.Content[0]
+	added := done
+	added.Status, added.Content = "in_progress", []ItemPart{}
+	w.emit("response.output_item.added", itemEvent{OutputIndex: 0, Item: added})
+	empty := ItemPart{Type: part.Type}
+	at := partAt{ItemID: done.ID, OutputIndex: 0, ContentIndex: 0}
+	w.emit("response.content_part.added", partEvent{partAt: at, Part: empty})
+	if part.Type == "refusal" {
+		for _, p := range chunkPieces(part.Text, split, per) {
+			w.emit("response.refusal.delta", refusalDelta{partAt: at, Delta: p})
+		}
+		w.emit("response.refusal.done", refusalDone{partAt: at, Refusal: part.Text})
+	} else {
+		for _, p := range chunkPieces(part.Text, split, per) {
+			w.emit("response.output_text.delta", textDelta{partAt: at, Delta: p, Logprobs: []struct{}{}})
+		}
+		w.emit("response.output_text.done", textDone{partAt: at, Text: part.Text, Logprobs: []struct{}{}})
+	}
+	w.emit("response.content_part.done", partEvent{partAt: at, Part: part})
+	w.emit("response.output_item.done", itemEvent{OutputIndex: 0, Item: done})
+}
+
+// FailedStream renders the stream of a response that fails before any
+// output: response.created, response.in_progress, then response.failed
+// whose response has status failed and error {code, message}. Codes the
+// API uses include server_error and server_is_overloaded.
+func (a *ResponseAnswer) FailedStream(code, message string) *SSE {
+	failed := *a
+	failed.Failure = &ResponseError{Code: code, Message: message}
+	return failed.Stream(nil, 1)
+}
+
+// ResponsesErrorEvent renders e as the flat error event of a Responses
+// stream, `event: error` with {"type":"error","sequence_number","code",
+// "message","param"} (code and param null when empty). Its keys are at the
+// top level, so openai-go delivers it as an event (a nested "error" key
+// would end its stream) and go-openai decodes it into ResponseStreamEvent.
+// sequence is its sequence_number: the number of events sent before it.
+func ResponsesErrorEvent(e *Error, sequence int) []byte {
+	w := eventWriter{seq: sequence}
+	w.enc = json.NewEncoder(&w.buf)
+	w.enc.SetEscapeHTML(false)
+	w.emit("error", errorEventBody{Code: nullable(e.Code), Message: e.Message, Param: nullable(e.Param)})
+	return w.sse.Body
+}
+
+// eventWriter renders named events with increasing sequence numbers.
+type eventWriter struct {
+	sse SSE
+	seq int
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+func newEventWriter() *eventWriter {
+	w := &eventWriter{}
+	w.enc = json.NewEncoder(&w.buf)
+	w.enc.SetEscapeHTML(false)
+	return w
+}
+
+// emit adds one event. payload's fields follow type and sequence_number.
+// The payloads are plain structs of strings, numbers and the package's
+// JSON types, which always encode.
+func (w *eventWriter) emit(typ string, payload any) {
+	w.buf.Reset()
+	_ = w.enc.Encode(payload)
+	body := bytes.TrimSuffix(w.buf.Bytes(), []byte("\n"))
+	s := &w.sse
+	s.Body = append(s.Body, "event: "...)
+	s.Body = append(s.Body, typ...)
+	s.Body = append(s.Body, "\ndata: {\"type\":"...)
+	s.Body = strconv.AppendQuote(s.Body, typ)
+	s.Body = append(s.Body, ",\"sequence_number\":"...)
+	s.Body = strconv.AppendInt(s.Body, int64(w.seq), 10)
+	if len(body) > 2 { // more than {}
+		s.Body = append(s.Body, ',')
+		s.Body = append(s.Body, body[1:]...)
+	} else {
+		s.Body = append(s.Body, '}')
+	}
+	s.Body = append(s.Body, "\n\n"...)
+	s.Ends = append(s.Ends, len(s.Body))
+	w.seq++
+}
+
+type responseEvent struct {
+	Response *ResponseObject `json:"response"`
+}
+
+type itemEvent struct {
+	OutputIndex int  `json:"output_index"`
+	Item        Item `json:"item"`
+}
+
+type partAt struct {
+	ItemID       string `json:"item_id"`
+	OutputIndex  int    `json:"output_index"`
+	ContentIndex int    `json:"content_index"`
+}
+
+type partEvent struct {
+	partAt
+	Part ItemPart `json:"part"`
+}
+
+type textDelta struct {
+	partAt
+	Delta    string     `json:"delta"`
+	Logprobs []struct{} `json:"logprobs"`
+}
+
+type textDone struct {
+	partAt
+	Text     string     `json:"text"`
+	Logprobs []struct{} `json:"logprobs"`
+}
+
+type refusalDelta struct {
+	partAt
+	Delta string `json:"delta"`
+}
+
+type refusalDone struct {
+	partAt
+	Refusal string `json:"refusal"`
+}
+
+type argumentsDelta struct {
+	ItemID      string `json:"item_id"`
+	OutputIndex int    `json:"output_index"`
+	Delta       string `json:"delta"`
+}
+
+type argumentsDone struct {
+	ItemID      string `json:"item_id"`
+	OutputIndex int    `json:"output_index"`
+	Arguments   string `json:"arguments"`
+}
+
+type errorEventBody struct {
+	Code    *string `json:"code"`
+	Message string  `json:"message"`
+	Param   *string `json:"param"`
+}

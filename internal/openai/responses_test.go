@@ -1,0 +1,667 @@
+package openai
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+
+	oai "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/param"
+	"github.com/openai/openai-go/v3/responses"
+	"github.com/openai/openai-go/v3/shared"
+	goai "github.com/sashabaranov/go-openai"
+
+	"github.com/llmtestserver/llmtestserver/scenario"
+)
+
+func mustDecodeResponses(t *testing.T, body []byte) *ResponsesRequest {
+	t.Helper()
+	req, err := DecodeResponsesRequest(body)
+	if err != nil {
+		t.Fatalf("refused %s: %v", body, err)
+	}
+	return req
+}
+
+// seqIDs returns an ID generator counting per prefix: msg_g1, fc_g1,
+// fc_g2…, distinct from the IDs the tests' answers use.
+func seqIDs() func(string) string {
+	n := map[string]int{}
+	return func(prefix string) string {
+		n[prefix]++
+		return prefix + "g" + strconv.Itoa(n[prefix])
+	}
+}
+
+// A string input from openai-go becomes one user message; the request's
+// settings are read.
+func TestResponsesDecodeOpenAIGoStringInput(t *testing.T) {
+	params := responses.ResponseNewParams{
+		Model:             "gpt-4.1-mini",
+		Input:             responses.ResponseNewParamsInputUnion{OfString: oai.String("Hello <there> & bye")},
+		Instructions:      oai.String("Be brief."),
+		Store:             oai.Bool(false),
+		User:              oai.String("user-1"),
+		SafetyIdentifier:  oai.String("safety-1"),
+		PromptCacheKey:    oai.String("cache-1"),
+		Metadata:          shared.Metadata{"suite": "hello"},
+		MaxOutputTokens:   oai.Int(64),
+		Temperature:       oai.Float(0.2),
+		TopP:              oai.Float(0.9),
+		ParallelToolCalls: oai.Bool(false),
+		Truncation:        responses.ResponseNewParamsTruncationAuto,
+		Reasoning:         shared.ReasoningParam{Effort: shared.ReasoningEffortLow},
+		Conversation:      responses.ResponseNewParamsConversationUnion{OfString: oai.String("conv_1")},
+	}
+	req := mustDecodeResponses(t, marshal(t, params))
+	if req.Stores() || *req.MaxOutputTokens != 64 || req.ConversationID() != "conv_1" || req.Truncation != "auto" {
+		t.Errorf("decoded %+v", req)
+	}
+	items := req.InputItems(seqIDs())
+	jsonEqual(t, "items", marshal(t, items),
+		`[{"type":"message","id":"msg_g1","status":"completed","role":"user","content":[{"type":"input_text","text":"Hello <there> & bye"}]}]`)
+	want := &scenario.Request{
+		Endpoint: scenario.EndpointResponses, Model: "gpt-4.1-mini", System: "Be brief.",
+		Messages:       []scenario.Message{{Role: "user", Content: "Hello <there> & bye"}},
+		PromptCacheKey: "cache-1", User: "user-1", Metadata: map[string]string{"suite": "hello"},
+		Conversation: "conv_1",
+	}
+	equal(t, "normalized", NormalizeResponses(req.Model, req.Instructions, items, req), want)
+}
+
+const responsesWeatherSchema = `{"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false}`
+
+// A tool loop as openai-go sends it: easy and typed messages, a replayed
+// assistant message and function calls, their outputs (string and parts),
+// a function tool, a forced tool_choice, a json_schema format and a
+// previous_response_id.
+func TestResponsesDecodeOpenAIGoItems(t *testing.T) {
+	var schema map[string]any
+	json.Unmarshal([]byte(responsesWeatherSchema), &schema)
+	out1 := responses.ResponseInputItemParamOfFunctionCallOutput("18C")
+	out1.OfFunctionCallOutput.CallID = param.NewOpt("call_1")
+	out2 := responses.ResponseInputItemParamOfFunctionCallOutput(responses.ResponseFunctionCallOutputItemListParam{
+		{OfInputText: &responses.ResponseInputTextContentParam{Text: "21C"}}})
+	out2.OfFunctionCallOutput.CallID = param.NewOpt("call_2")
+	call2 := responses.ResponseInputItemParamOfFunctionCall(`{"city":"Rome"}`, "call_2", "get_weather")
+	call2.OfFunctionCall.ID = param.NewOpt("fc_given")
+	params := responses.ResponseNewParams{
+		Model: "gpt-4.1",
+		Input: responses.ResponseNewParamsInputUnion{OfInputItemList: responses.ResponseInputParam{
+			responses.ResponseInputItemParamOfMessage("Use tools.", responses.EasyInputMessageRoleDeveloper),
+			responses.ResponseInputItemParamOfInputMessage(responses.ResponseInputMessageContentListParam{
+				responses.ResponseInputContentParamOfInputText("Weather in Paris?"),
+				{OfInputImage: &responses.ResponseInputImageParam{ImageURL: oai.String("https://example.com/p.png"), Detail: responses.ResponseInputImageDetailLow}},
+				responses.ResponseInputContentParamOfInputText("And Rome?"),
+			}, "user"),
+			responses.ResponseInputItemParamOfOutputMessage([]responses.ResponseOutputMessageContentUnionParam{
+				{OfOutputText: &responses.ResponseOutputTextParam{Text: "Checking both."}}}, "msg_prev", responses.ResponseOutputMessageStatusCompleted),
+			responses.ResponseInputItemParamOfFunctionCall(`{"city":"Paris"}`, "call_1", "get_weather"),
+			call2,
+			out1,
+			out2,
+		}},
+		Tools: []responses.ToolUnionParam{{OfFunction: &responses.FunctionToolParam{
+			Name: "get_weather", Description: oai.String("Current weather"), Parameters: schema, Strict: oai.Bool(true)}}},
+		ToolChoice: responses.ResponseNewParamsToolChoiceUnion{OfFunctionTool: &responses.ToolChoiceFunctionParam{Name: "get_weather"}},
+		Text: responses.ResponseTextConfigParam{Format: responses.ResponseFormatTextConfigUnionParam{
+			OfJSONSchema: &responses.ResponseFormatTextJSONSchemaConfigParam{Name: "weather", Schema: schema, Strict: oai.Bool(true)}}},
+		PreviousResponseID: oai.String("resp_prev"),
+	}
+	body := marshal(t, params)
+	req := mustDecodeResponses(t, body)
+	if req.PreviousResponseID != "resp_prev" || req.ToolChoiceName() != "get_weather" {
+		t.Errorf("previous %q tool_choice %q", req.PreviousResponseID, req.ToolChoiceName())
+	}
+	items := req.InputItems(seqIDs())
+	if err := ValidateToolOutputs(items); err != nil {
+		t.Fatalf("valid tool loop refused: %v", err)
+	}
+	ids := []string{}
+	for _, it := range items {
+		ids = append(ids, it.Type+":"+it.ID)
+	}
+	equal(t, "item ids", ids, []string{"message:msg_g1", "message:msg_g2", "message:msg_prev", "function_call:fc_g1",
+		"function_call:fc_given", "function_call_output:fc_g2", "function_call_output:fc_g3"})
+	if p := items[1].Content[1]; p.Type != "input_image" || p.ImageURL != "https://example.com/p.png" || p.Detail != "low" {
+		t.Errorf("image part %+v", p)
+	}
+	jsonEqual(t, "call output with parts", marshal(t, items[6]),
+		`{"type":"function_call_output","id":"fc_g3","status":"completed","call_id":"call_2","output":[{"type":"input_text","text":"21C"}]}`)
+
+	n := NormalizeResponses(req.Model, req.Instructions, items, req)
+	want := &scenario.Request{
+		Endpoint: scenario.EndpointResponses, Model: "gpt-4.1", System: "Use tools.",
+		Messages: []scenario.Message{
+			{Role: "user", Content: "Weather in Paris?\nAnd Rome?"},
+			{Role: "assistant", Content: "Checking both.", ToolCalls: []scenario.ToolCall{
+				{ID: "call_1", Name: "get_weather", Arguments: `{"city":"Paris"}`},
+				{ID: "call_2", Name: "get_weather", Arguments: `{"city":"Rome"}`}}},
+			{Role: "tool", Content: "18C", ToolCallID: "call_1"},
+			{Role: "tool", Content: "21C", ToolCallID: "call_2"},
+		},
+		Tools:          []scenario.Tool{{Name: "get_weather", Description: "Current weather", Parameters: n.Tools[0].Parameters}},
+		ToolChoice:     "get_weather",
+		ResponseFormat: &scenario.ResponseFormat{Type: "json_schema", Name: "weather", Schema: n.ResponseFormat.Schema, Strict: true},
+	}
+	equal(t, "normalized", n, want)
+	jsonEqual(t, "parameters", n.Tools[0].Parameters, responsesWeatherSchema)
+	jsonEqual(t, "schema", n.ResponseFormat.Schema, responsesWeatherSchema)
+	equal(t, "request's own Normalize", req.Normalize().Messages[1].ToolCalls[1].ID, "call_2")
+}
+
+// go-openai's CreateResponseRequest: any-typed input, conversation and
+// tool_choice, tools from NewResponseFunctionTool, and its text format.
+func TestResponsesDecodeGoOpenAI(t *testing.T) {
+	parallel, store := true, true
+	temp := float32(0.5)
+	body := marshal(t, goai.CreateResponseRequest{
+		Model: "gpt-4o",
+		Input: []any{
+			goai.ResponseInputMessage{Role: "system", Content: "Answer in JSON."},
+			goai.ResponseInputMessage{Type: "message", Role: "user", Content: []any{
+				goai.ResponseInputText{Type: "input_text", Text: "Weather?"},
+				goai.ResponseInputFile{Type: "input_file", FileID: "file-1", Filename: "a.pdf"}}},
+			map[string]any{"type": "function_call", "call_id": "call_9", "name": "get_weather", "arguments": `{"city":"Oslo"}`},
+			goai.ResponseFunctionCallOutput{Type: "function_call_output", CallID: "call_9", Output: "-3C"},
+		},
+		Instructions: "Be terse.",
+		Tools: []goai.ResponseTool{goai.NewResponseFunctionTool(goai.FunctionDefinition{
+			Name: "get_weather", Description: "Weather", Parameters: json.RawMessage(responsesWeatherSchema)})},
+		ToolChoice:        "required",
+		ParallelToolCalls: &parallel,
+		Store:             &store,
+		Temperature:       &temp,
+		Text: &goai.ResponseTextConfig{Format: &goai.ResponseTextFormat{Type: "json_schema", Name: "weather",
+			Schema: json.RawMessage(responsesWeatherSchema), Strict: true}, Verbosity: "low"},
+		Conversation:     map[string]string{"id": "conv_abc"},
+		SafetyIdentifier: "safe-9",
+		Metadata:         map[string]any{"k": "v"},
+	})
+	req := mustDecodeResponses(t, body)
+	items := req.InputItems(seqIDs())
+	if err := ValidateToolOutputs(items); err != nil {
+		t.Fatal(err)
+	}
+	if p := items[1].Content[1]; p.Type != "input_file" || p.FileID != "file-1" || p.Filename != "a.pdf" {
+		t.Errorf("file part %+v", p)
+	}
+	n := NormalizeResponses(req.Model, req.Instructions, items, req)
+	want := &scenario.Request{
+		Endpoint: scenario.EndpointResponses, Model: "gpt-4o", System: "Be terse.\nAnswer in JSON.",
+		Messages: []scenario.Message{
+			{Role: "user", Content: "Weather?"},
+			{Role: "assistant", ToolCalls: []scenario.ToolCall{{ID: "call_9", Name: "get_weather", Arguments: `{"city":"Oslo"}`}}},
+			{Role: "tool", Content: "-3C", ToolCallID: "call_9"},
+		},
+		Tools:          []scenario.Tool{{Name: "get_weather", Description: "Weather", Parameters: n.Tools[0].Parameters}},
+		ToolChoice:     "required",
+		ResponseFormat: &scenario.ResponseFormat{Type: "json_schema", Name: "weather", Schema: n.ResponseFormat.Schema, Strict: true},
+		User:           "safe-9",
+		Metadata:       map[string]string{"k": "v"},
+		Conversation:   "conv_abc",
+	}
+	equal(t, "normalized", n, want)
+
+	// A plain string input and previous_response_id, as a follow-up turn.
+	req = mustDecodeResponses(t, marshal(t, goai.CreateResponseRequest{Model: "gpt-4o", Input: "And tomorrow?", PreviousResponseID: "resp_1"}))
+	if req.PreviousResponseID != "resp_1" || len(req.InputItems(nil)) != 1 || req.Normalize().LastUserText() != "And tomorrow?" {
+		t.Errorf("follow-up %+v", req)
+	}
+}
+
+// Requests the API refuses, with its status, code and param.
+func TestResponsesDecodeRefuses(t *testing.T) {
+	const in = `"input":"hi"`
+	for _, tt := range []struct {
+		name, body  string
+		code, param string
+	}{
+		{"not JSON", `{`, "", ""},
+		{"array body", `[]`, "", ""},
+		{"no model", `{` + in + `}`, "missing_required_parameter", "model"},
+		{"null model", `{"model":null,` + in + `}`, "invalid_type", "model"},
+		{"empty model", `{"model":"",` + in + `}`, "model_not_found", "model"},
+		{"model a number", `{"model":7,` + in + `}`, "invalid_type", "model"},
+		{"chat messages", `{"model":"m","messages":[{"role":"user","content":"x"}]}`, "unsupported_parameter", ""},
+		{"no input", `{"model":"m"}`, "missing_required_parameter", "input"},
+		{"no input beside previous_response_id", `{"model":"m","previous_response_id":"resp_1"}`, "missing_required_parameter", "input"},
+		{"empty input", `{"model":"m","input":[]}`, "missing_required_parameter", ""},
+		{"empty string input", `{"model":"m","input":""}`, "missing_required_parameter", ""},
+		{"input null", `{"model":"m","input":null}`, "invalid_type", "input"},
+		{"input object", `{"model":"m","input":{"a":1}}`, "invalid_type", "input"},
+		{"item primitive", `{"model":"m","input":[7]}`, "invalid_type", "input[0]"},
+		{"item null", `{"model":"m","input":["x",null]}`, "invalid_type", "input[0]"},
+		{"item type unknown", `{"model":"m","input":[{"type":"bogus_item"}]}`, "invalid_value", "input[0]"},
+		{"item type not a string", `{"model":"m","input":[{"type":7,"role":"user","content":"x"}]}`, "invalid_value", "input[0]"},
+		{"role unknown", `{"model":"m","input":[{"role":"tool","content":"x"}]}`, "invalid_value", "input[0]"},
+		{"empty item", `{"model":"m","input":[{}]}`, "invalid_value", "input[0]"},
+		{"no content", `{"model":"m","input":[{"role":"user"}]}`, "missing_required_parameter", "input[0].content"},
+		{"content a number", `{"model":"m","input":[{"role":"user","content":5}]}`, "invalid_type", "input[0].content"},
+		{"part type unknown", `{"model":"m","input":[{"role":"user","content":[{"type":"text","text":"x"}]}]}`, "invalid_value", "input[0].content[0].type"},
+		{"output_text from the user", `{"model":"m","input":[{"role":"user","content":[{"type":"output_text","text":"x"}]}]}`, "invalid_value", "input[0].content[0]"},
+		{"input_text from the assistant", `{"model":"m","input":[{"role":"assistant","content":[{"type":"input_text","text":"x"}]},{"role":"user","content":"y"}]}`, "invalid_value", "input[0].content[0]"},
+		{"part without text", `{"model":"m","input":[{"role":"user","content":[{"type":"input_text"}]}]}`, "missing_required_parameter", "input[0].content[0].text"},
+		{"part not an object", `{"model":"m","input":[{"role":"user","content":["x"]}]}`, "invalid_type", "input[0].content[0]"},
+		{"message id prefix", `{"model":"m","input":[{"role":"user","content":"x","id":"item_1"}]}`, "invalid_value", "input[0].id"},
+		{"call id prefix", `{"model":"m","input":[{"type":"function_call","id":"call_1","call_id":"call_1","name":"f","arguments":"{}"}]}`, "invalid_value", "input[0].id"},
+		{"call output id prefix", `{"model":"m","input":[{"type":"function_call_output","id":"ctco_1","call_id":"c","output":"x"}]}`, "invalid_value", "input[0].id"},
+		{"call without call_id", `{"model":"m","input":[{"type":"function_call","name":"f","arguments":"{}"}]}`, "missing_required_parameter", "input[0].call_id"},
+		{"call without name", `{"model":"m","input":[{"type":"function_call","call_id":"c","arguments":"{}"}]}`, "missing_required_parameter", "input[0].name"},
+		{"call without arguments", `{"model":"m","input":[{"type":"function_call","call_id":"c","name":"f"}]}`, "missing_required_parameter", "input[0].arguments"},
+		{"call output without call_id", `{"model":"m","input":[{"type":"function_call_output","output":"x"}]}`, "missing_required_parameter", "input[0].call_id"},
+		{"call output without output", `{"model":"m","input":[{"type":"function_call_output","call_id":"c"}]}`, "missing_required_parameter", "input[0].output"},
+		{"call output part type", `{"model":"m","input":[{"type":"function_call_output","call_id":"c","output":[{"type":"output_text","text":"x"}]}]}`, "invalid_value", "input[0].output[0]"},
+		{"item_reference without id", `{"model":"m","input":[{"type":"item_reference"}]}`, "missing_required_parameter", "input[0].id"},
+		{"tools a string", `{"model":"m",` + in + `,"tools":"x"}`, "invalid_type", "tools"},
+		{"tool without type", `{"model":"m",` + in + `,"tools":[{}]}`, "missing_required_parameter", "tools[0].type"},
+		{"tool without name", `{"model":"m",` + in + `,"tools":[{"type":"function"}]}`, "missing_required_parameter", "tools[0].name"},
+		{"chat-shaped tool", `{"model":"m",` + in + `,"tools":[{"type":"function","function":{"name":"f"}}]}`, "missing_required_parameter", "tools[0].name"},
+		{"tool name pattern", `{"model":"m",` + in + `,"tools":[{"type":"function","name":"a b"}]}`, "invalid_value", "tools[0].name"},
+		{"tool parameters a string", `{"model":"m",` + in + `,"tools":[{"type":"function","name":"f","parameters":"x"}]}`, "invalid_type", "tools[0].parameters"},
+		{"tool_choice a number", `{"model":"m",` + in + `,"tool_choice":7}`, "invalid_type", "tool_choice"},
+		{"tool_choice unknown", `{"model":"m",` + in + `,"tool_choice":"bogus"}`, "invalid_value", "tool_choice"},
+		{"tool_choice without name", `{"model":"m",` + in + `,"tool_choice":{"type":"function"}}`, "missing_required_parameter", "tool_choice.name"},
+		{"chat-shaped tool_choice", `{"model":"m",` + in + `,"tool_choice":{"type":"function","function":{"name":"f"}}}`, "missing_required_parameter", "tool_choice.name"},
+		{"text a string", `{"model":"m",` + in + `,"text":"x"}`, "invalid_type", "text"},
+		{"format type unknown", `{"model":"m",` + in + `,"text":{"format":{"type":"bogus"}}}`, "invalid_value", "text.format.type"},
+		{"json_schema without name", `{"model":"m",` + in + `,"text":{"format":{"type":"json_schema","schema":{}}}}`, "missing_required_parameter", "text.format.name"},
+		{"json_schema without schema", `{"model":"m",` + in + `,"text":{"format":{"type":"json_schema","name":"s"}}}`, "missing_required_parameter", "text.format.schema"},
+		{"chat-shaped json_schema", `{"model":"m",` + in + `,"text":{"format":{"type":"json_schema","json_schema":{"name":"s","schema":{}}}}}`, "missing_required_parameter", "text.format.name"},
+		{"verbosity unknown", `{"model":"m",` + in + `,"text":{"verbosity":"loud"}}`, "invalid_value", "text.verbosity"},
+		{"reasoning a string", `{"model":"m",` + in + `,"reasoning":"low"}`, "invalid_type", "reasoning"},
+		{"reasoning effort a number", `{"model":"m",` + in + `,"reasoning":{"effort":5}}`, "invalid_type", "reasoning.effort"},
+		{"truncation unknown", `{"model":"m",` + in + `,"truncation":"bogus"}`, "invalid_value", "truncation"},
+		{"max_output_tokens below 16", `{"model":"m",` + in + `,"max_output_tokens":15}`, "integer_below_min_value", "max_output_tokens"},
+		{"max_tool_calls 0", `{"model":"m",` + in + `,"max_tool_calls":0}`, "integer_below_min_value", "max_tool_calls"},
+		{"top_logprobs 21", `{"model":"m",` + in + `,"top_logprobs":21}`, "integer_above_max_value", "top_logprobs"},
+		{"temperature 3", `{"model":"m",` + in + `,"temperature":3}`, "decimal_above_max_value", "temperature"},
+		{"top_p negative", `{"model":"m",` + in + `,"top_p":-1}`, "decimal_below_min_value", "top_p"},
+		{"temperature a string", `{"model":"m",` + in + `,"temperature":"hot"}`, "invalid_type", "temperature"},
+		{"store a string", `{"model":"m",` + in + `,"store":"yes"}`, "invalid_type", "store"},
+		{"instructions an object", `{"model":"m",` + in + `,"instructions":{}}`, "invalid_type", "instructions"},
+		{"metadata a string", `{"model":"m",` + in + `,"metadata":"x"}`, "invalid_type", "metadata"},
+		{"metadata too big", `{"model":"m",` + in + `,"metadata":{` + metadataPairs(17) + `}}`, "object_above_max_properties", "metadata"},
+		{"prompt_cache_retention unknown", `{"model":"m",` + in + `,"prompt_cache_retention":"1h"}`, "invalid_value", "prompt_cache_retention"},
+		{"conversation a number", `{"model":"m",` + in + `,"conversation":1}`, "invalid_type", "conversation"},
+		{"conversation without id", `{"model":"m",` + in + `,"conversation":{}}`, "missing_required_parameter", "conversation.id"},
+		{"conversation and previous_response_id", `{"model":"m",` + in + `,"conversation":"conv_1","previous_response_id":"resp_1"}`, "", "conversation"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			req, err := DecodeResponsesRequest([]byte(tt.body))
+			if err == nil {
+				t.Fatalf("accepted %s as %+v", tt.body, req)
+			}
+			if err.Status != http.StatusBadRequest || err.Type != "invalid_request_error" || err.Code != tt.code || err.Param != tt.param || err.Message == "" {
+				t.Errorf("got %d %s code %q param %q (%s), want 400 code %q param %q", err.Status, err.Type, err.Code, err.Param, err.Message, tt.code, tt.param)
+			}
+		})
+	}
+}
+
+func metadataPairs(n int) string {
+	pairs := make([]string, n)
+	for i := range pairs {
+		pairs[i] = fmt.Sprintf(`"k%d":"v"`, i)
+	}
+	return strings.Join(pairs, ",")
+}
+
+// Bodies the API takes, which a fake must take too.
+func TestResponsesDecodeAccepts(t *testing.T) {
+	for name, body := range map[string]string{
+		"empty input with previous_response_id": `{"model":"m","input":[],"previous_response_id":"resp_1"}`,
+		"empty input with conversation":         `{"model":"m","input":"","conversation":{"id":"conv_1"}}`,
+		"unknown fields":                        `{"model":"m","input":"x","zzz":1,"stream_options":{"include_obfuscation":false}}`,
+		"hosted tools and choice":               `{"model":"m","input":"x","tools":[{"type":"web_search"},{"type":"function","name":"f"}],"tool_choice":{"type":"web_search"}}`,
+		"allowed_tools":                         `{"model":"m","input":"x","tools":[{"type":"function","name":"f"}],"tool_choice":{"type":"allowed_tools","mode":"auto","tools":[{"type":"function","name":"f"}]}}`,
+		"other item types":                      `{"model":"m","input":[{"type":"reasoning","id":"rs_1","summary":[]},{"type":"item_reference","id":"msg_1"},{"role":"user","content":"x"}]}`,
+		"nulls":                                 `{"model":"m","input":"x","instructions":null,"tools":null,"text":null,"reasoning":null,"conversation":null,"tool_choice":null,"metadata":null}`,
+		"json_object":                           `{"model":"m","input":"x","text":{"format":{"type":"json_object"}}}`,
+		"refusal replay":                        `{"model":"m","input":[{"role":"assistant","content":[{"type":"refusal","refusal":"no"}]},{"role":"user","content":"please"}]}`,
+		"message with status and phase":         `{"model":"m","input":[{"type":"message","id":"msg_a","role":"assistant","status":"completed","phase":"final_answer","content":[{"type":"output_text","text":"ok","annotations":[],"logprobs":[]}]},{"role":"user","content":"x"}]}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			req := mustDecodeResponses(t, []byte(body))
+			items := req.InputItems(seqIDs())
+			marshal(t, items)
+			req.Normalize()
+		})
+	}
+	req := mustDecodeResponses(t, []byte(`{"model":"m","input":"x","tool_choice":{"type":"allowed_tools","mode":"required","tools":[]}}`))
+	if req.ToolChoiceName() != "required" {
+		t.Errorf("allowed_tools choice %q", req.ToolChoiceName())
+	}
+	req = mustDecodeResponses(t, []byte(`{"model":"m","input":"x","text":{"format":{"type":"json_object"}}}`))
+	equal(t, "json_object format", req.Format(), &scenario.ResponseFormat{Type: "json_object"})
+}
+
+// The conversation rules over a whole chain.
+func TestValidateToolOutputs(t *testing.T) {
+	user := Item{Type: "message", Role: "user", Content: []ItemPart{{Type: "input_text", Text: "x"}}}
+	call := func(id string) Item {
+		return Item{Type: "function_call", ID: "fc_" + id, CallID: id, Name: "f", Arguments: "{}"}
+	}
+	out := func(id string) Item { return Item{Type: "function_call_output", CallID: id, Output: "ok"} }
+	for _, tt := range []struct {
+		name  string
+		items []Item
+		want  string // "" for valid; else a fragment of the message
+	}{
+		{"plain chat", []Item{user}, ""},
+		{"answered in the next input", []Item{user, call("call_1"), call("call_2"), out("call_2"), out("call_1"), user}, ""},
+		{"answered later in the conversation", []Item{user, call("call_1"), user, out("call_1")}, ""},
+		{"chain ends with calls, new input a message", []Item{user, call("call_1"), user}, "No tool output found for function call call_1."},
+		{"chain ends with calls, new input empty", []Item{user, call("call_1")}, "No tool output found for function call call_1."},
+		{"one of two unanswered", []Item{user, call("call_1"), call("call_2"), out("call_1")}, "No tool output found for function call call_2."},
+		{"output without call", []Item{user, out("call_9")}, "No tool call found for function call output with call_id call_9."},
+		{"output before its call", []Item{user, out("call_1"), call("call_1")}, "No tool call found for function call output with call_id call_1."},
+		{"duplicate item", []Item{user, call("call_1"), call("call_1"), out("call_1")}, "Duplicate item found with id fc_call_1."},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			err := ValidateToolOutputs(tt.items)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Fatalf("refused: %v", err)
+			case tt.want == "":
+			case err == nil:
+				t.Fatalf("accepted, want %q", tt.want)
+			case err.Status != 400 || err.Type != "invalid_request_error" || err.Code != "" || err.Param != "input" || !strings.Contains(err.Message, tt.want):
+				t.Errorf("got %+v, want 400 param input %q", err, tt.want)
+			}
+		})
+	}
+}
+
+var responsesUsage = func() Usage {
+	u := NewUsage(1100, 7)
+	u.PromptTokensDetails.CachedTokens = 1024
+	u.CompletionTokensDetails.ReasoningTokens = 3
+	return u
+}()
+
+func testAnswer(req *ResponsesRequest) *ResponseAnswer {
+	return &ResponseAnswer{
+		ID: "resp_1", CreatedAt: 1741476542, Model: "gpt-4.1-2025-04-14", MessageID: "msg_1",
+		Usage: responsesUsage, Request: req,
+	}
+}
+
+var weatherCalls = []ResponseToolCall{
+	{ID: "fc_1", CallID: "call_A", Name: "get_weather", Arguments: `{"city":"Paris"}`},
+	{ID: "fc_2", CallID: "call_B", Name: "get_weather", Arguments: `{"city":"Rome, \"IT\""}`},
+}
+
+// The object carries every field the API sends, with its null and default
+// values, and echoes the request's settings.
+func TestResponseObjectShape(t *testing.T) {
+	a := testAnswer(nil)
+	a.Text = "Hi"
+	got := marshal(t, a.Object())
+	jsonEqual(t, "defaults", got, `{"id":"resp_1","object":"response","created_at":1741476542,"status":"completed",
+		"background":false,"completed_at":1741476542,"conversation":null,"error":null,"incomplete_details":null,
+		"instructions":null,"max_output_tokens":null,"max_tool_calls":null,"model":"gpt-4.1-2025-04-14",
+		"output":[{"type":"message","id":"msg_1","status":"completed","role":"assistant","content":[{"type":"output_text","annotations":[],"logprobs":[],"text":"Hi"}]}],
+		"parallel_tool_calls":true,"previous_response_id":null,"prompt_cache_key":null,"prompt_cache_retention":null,
+		"reasoning":{"effort":null,"summary":null},"safety_identifier":null,"service_tier":"default","store":true,
+		"temperature":1,"text":{"format":{"type":"text"},"verbosity":"medium"},"tool_choice":"auto","tools":[],
+		"top_logprobs":0,"top_p":1,"truncation":"disabled",
+		"usage":{"input_tokens":1100,"input_tokens_details":{"cached_tokens":1024},"output_tokens":7,"output_tokens_details":{"reasoning_tokens":3},"total_tokens":1107},
+		"user":null,"metadata":{}}`)
+	if bytes.Contains(got, []byte("output_text\":")) {
+		t.Errorf("object has an output_text field: %s", got)
+	}
+
+	req := mustDecodeResponses(t, []byte(`{"model":"gpt-4.1","input":"x","instructions":"Be brief.","store":false,
+		"tools":[{"type":"function","name":"f","parameters":{"type":"object"}},{"type":"web_search","search_context_size":"low"}],
+		"tool_choice":{"type":"function","name":"f"},"text":{"format":{"type":"json_schema","name":"s","schema":{"type":"object"},"strict":true},"verbosity":"low"},
+		"parallel_tool_calls":false,"metadata":{"a":"b"},"max_output_tokens":100,"prompt_cache_key":"k","temperature":0.5,"top_p":0.25,
+		"truncation":"auto","user":"u","safety_identifier":"s","reasoning":{"effort":"low"},"service_tier":"flex","background":false,
+		"prompt_cache_retention":"24h","top_logprobs":2,"max_tool_calls":3}`))
+	b := testAnswer(req)
+	b.Instructions, b.PreviousResponseID, b.Conversation = req.Instructions, "resp_0", "conv_7"
+	b.ToolCalls = weatherCalls[:1]
+	var o map[string]json.RawMessage
+	json.Unmarshal(marshal(t, b.Object()), &o)
+	for key, want := range map[string]string{
+		"instructions": `"Be brief."`, "previous_response_id": `"resp_0"`, "conversation": `{"id":"conv_7"}`, "store": `false`,
+		"tools":       `[{"type":"function","description":null,"name":"f","parameters":{"type":"object"},"strict":true},{"type":"web_search","search_context_size":"low"}]`,
+		"tool_choice": `{"type":"function","name":"f"}`, "text": `{"format":{"type":"json_schema","name":"s","schema":{"type":"object"},"strict":true},"verbosity":"low"}`,
+		"parallel_tool_calls": `false`, "metadata": `{"a":"b"}`, "max_output_tokens": `100`, "prompt_cache_key": `"k"`,
+		"temperature": `0.5`, "top_p": `0.25`, "truncation": `"auto"`, "user": `"u"`, "safety_identifier": `"s"`,
+		"reasoning": `{"effort":"low","summary":null}`, "service_tier": `"flex"`, "prompt_cache_retention": `"24h"`,
+		"top_logprobs": `2`, "max_tool_calls": `3`,
+		"output": `[{"type":"function_call","id":"fc_1","status":"completed","call_id":"call_A","name":"get_weather","arguments":"{\"city\":\"Paris\"}"}]`,
+	} {
+		jsonEqual(t, key, o[key], want)
+	}
+
+	c := testAnswer(nil)
+	c.Text, c.FinishReason = "cut sho", "length"
+	o = nil
+	json.Unmarshal(marshal(t, c.Object()), &o)
+	jsonEqual(t, "incomplete status", o["status"], `"incomplete"`)
+	jsonEqual(t, "incomplete details", o["incomplete_details"], `{"reason":"max_output_tokens"}`)
+	jsonEqual(t, "incomplete completed_at", o["completed_at"], `null`)
+	if !bytes.Contains(o["output"], []byte(`"status":"incomplete"`)) {
+		t.Errorf("incomplete output %s", o["output"])
+	}
+}
+
+// Object decodes in both SDKs, through their clients: openai-go's
+// OutputText and go-openai's GetOutputText see the text, calls and usage.
+func TestResponseObjectDecodesInBothSDKs(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		edit func(*ResponseAnswer)
+		text string
+	}{
+		{"text", func(a *ResponseAnswer) { a.Text = "Hello <b> & ✓" }, "Hello <b> & ✓"},
+		{"empty", func(*ResponseAnswer) {}, ""},
+		{"tool calls", func(a *ResponseAnswer) { a.ToolCalls = weatherCalls }, ""},
+		{"text and tool calls", func(a *ResponseAnswer) { a.Text, a.ToolCalls = "Checking.", weatherCalls }, "Checking."},
+		{"refusal", func(a *ResponseAnswer) { a.Refusal = "I can't help." }, ""},
+		{"incomplete", func(a *ResponseAnswer) { a.Text, a.FinishReason = "cut", "length" }, "cut"},
+		{"failed", func(a *ResponseAnswer) { a.Failure = &ResponseError{Code: "server_error", Message: "boom"} }, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			a := testAnswer(nil)
+			a.Conversation = "conv_1"
+			tt.edit(a)
+			body := marshal(t, a.Object())
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				w.Write(body)
+			}))
+			defer srv.Close()
+
+			client := oai.NewClient(option.WithBaseURL(srv.URL+"/v1"), option.WithAPIKey("sk-test"), option.WithMaxRetries(0))
+			got, err := client.Responses.New(context.Background(), responses.ResponseNewParams{Model: "gpt-4.1",
+				Input: responses.ResponseNewParamsInputUnion{OfString: oai.String("x")}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.OutputText() != tt.text || got.ID != "resp_1" || int64(got.CreatedAt) != 1741476542 || string(got.Status) != a.Status() ||
+				got.Conversation.ID != "conv_1" || got.Usage.InputTokensDetails.CachedTokens != 1024 || got.Usage.OutputTokensDetails.ReasoningTokens != 3 {
+				t.Errorf("openai-go decoded %+v", got)
+			}
+			calls := 0
+			for _, item := range got.Output {
+				switch v := item.AsAny().(type) {
+				case responses.ResponseFunctionToolCall:
+					c := a.ToolCalls[calls]
+					if v.ID != c.ID || v.CallID != c.CallID || v.Name != c.Name || v.Arguments != c.Arguments || v.Status != "completed" {
+						t.Errorf("openai-go call %+v", v)
+					}
+					calls++
+				case responses.ResponseOutputMessage:
+					if v.ID != "msg_1" || len(v.Content) != 1 {
+						t.Errorf("openai-go message %+v", v)
+					}
+					if a.Refusal != "" && v.Content[0].AsRefusal().Refusal != a.Refusal {
+						t.Errorf("openai-go refusal %+v", v.Content[0])
+					}
+				default:
+					t.Errorf("openai-go output item %T", v)
+				}
+			}
+			if calls != len(a.ToolCalls) && a.Failure == nil {
+				t.Errorf("openai-go saw %d calls", calls)
+			}
+			if a.Failure != nil && (got.Error.Code != "server_error" || got.Error.Message != "boom") {
+				t.Errorf("openai-go error %+v", got.Error)
+			}
+
+			g, err := goOpenAIClient(srv.URL).CreateResponse(context.Background(), goai.CreateResponseRequest{Model: "gpt-4.1", Input: "x"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g.GetOutputText() != tt.text || g.Created != 1741476542 || string(g.Status) != a.Status() || g.Conversation.ID != "conv_1" ||
+				g.Usage.TotalTokens != 1107 || g.Usage.InputTokensDetails.CachedTokens != 1024 {
+				t.Errorf("go-openai decoded %+v", g)
+			}
+		})
+	}
+}
+
+// A response's output, turned back into input by openai-go's ToParam as a
+// client does in a tool loop, decodes, validates as a chain, and answers
+// the calls.
+func TestResponsesToolLoopFromSDKOutput(t *testing.T) {
+	a := testAnswer(nil)
+	a.Text, a.ToolCalls = "Checking.", weatherCalls
+	var resp responses.Response
+	if err := json.Unmarshal(marshal(t, a.Object()), &resp); err != nil {
+		t.Fatal(err)
+	}
+	input := responses.ResponseInputParam{responses.ResponseInputItemParamOfMessage("Weather?", responses.EasyInputMessageRoleUser)}
+	var outputs responses.ResponseInputParam
+	for _, item := range resp.Output {
+		switch v := item.AsAny().(type) {
+		case responses.ResponseOutputMessage:
+			p := v.ToParam()
+			input = append(input, responses.ResponseInputItemUnionParam{OfOutputMessage: &p})
+		case responses.ResponseFunctionToolCall:
+			p := v.ToParam()
+			input = append(input, responses.ResponseInputItemUnionParam{OfFunctionCall: &p})
+			o := responses.ResponseInputItemParamOfFunctionCallOutput("sunny")
+			o.OfFunctionCallOutput.CallID = param.NewOpt(v.CallID)
+			outputs = append(outputs, o)
+		}
+	}
+	input = append(input, outputs...)
+	req := mustDecodeResponses(t, marshal(t, responses.ResponseNewParams{Model: "gpt-4.1",
+		Input: responses.ResponseNewParamsInputUnion{OfInputItemList: input}}))
+	items := req.InputItems(seqIDs())
+	if err := ValidateToolOutputs(items); err != nil {
+		t.Fatal(err)
+	}
+	n := req.Normalize()
+	if len(n.Messages) != 4 || n.Messages[1].Content != "Checking." || len(n.Messages[1].ToolCalls) != 2 || len(n.ToolResults()) != 2 ||
+		n.ToolResults()[1].Name != "get_weather" {
+		t.Errorf("normalized %+v", n.Messages)
+	}
+
+	// The same calls answered through previous_response_id: the stored
+	// chain (first input, then output) followed by the outputs alone.
+	chain := append([]Item{{Type: "message", ID: "msg_0", Role: "user", Content: []ItemPart{{Type: "input_text", Text: "Weather?"}}}}, a.OutputItems()...)
+	follow := mustDecodeResponses(t, []byte(`{"model":"m","previous_response_id":"resp_1","input":[
+		{"type":"function_call_output","call_id":"call_A","output":"sunny"},{"type":"function_call_output","call_id":"call_B","output":"rain"}]}`))
+	all := append(chain, follow.InputItems(seqIDs())...)
+	if err := ValidateToolOutputs(all); err != nil {
+		t.Fatal(err)
+	}
+	if err := ValidateToolOutputs(append(chain, mustDecodeResponses(t, []byte(`{"model":"m","input":"next"}`)).InputItems(seqIDs())...)); err == nil ||
+		!strings.Contains(err.Message, "call_A") {
+		t.Errorf("a chain moving on past its calls: %v", err)
+	}
+	// Re-sending the chain's items beside previous_response_id duplicates them.
+	if err := ValidateToolOutputs(append(chain, items[1:]...)); err == nil || !strings.HasPrefix(err.Message, "Duplicate item found with id msg_1") {
+		t.Errorf("re-sent items: %v", err)
+	}
+}
+
+// The input_items list envelope and its paging, through openai-go's
+// auto-pager and go-openai's list call.
+func TestResponsesInputItemsPaging(t *testing.T) {
+	var items []Item
+	for i := 1; i <= 45; i++ {
+		items = append(items, Item{Type: "message", ID: fmt.Sprintf("msg_%02d", i), Role: "user",
+			Content: []ItemPart{{Type: "input_text", Text: strconv.Itoa(i)}}})
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		limit, _ := strconv.Atoi(q.Get("limit"))
+		page, more, err := PageItems(items, q.Get("after"), limit, q.Get("order"))
+		w.Header().Set("Content-Type", "application/json")
+		if err != nil {
+			w.WriteHeader(err.Status)
+			json.NewEncoder(w).Encode(err)
+			return
+		}
+		json.NewEncoder(w).Encode(NewItemList(page, more))
+	}))
+	defer srv.Close()
+	client := oai.NewClient(option.WithBaseURL(srv.URL+"/v1"), option.WithAPIKey("sk-test"), option.WithMaxRetries(0))
+	for _, tt := range []struct {
+		order string
+		limit int64
+		first string
+	}{{"", 0, "msg_45"}, {"asc", 7, "msg_01"}, {"desc", 100, "msg_45"}} {
+		params := responses.InputItemListParams{Order: responses.InputItemListParamsOrder(tt.order)}
+		if tt.limit > 0 {
+			params.Limit = oai.Int(tt.limit)
+		}
+		pager := client.Responses.InputItems.ListAutoPaging(context.Background(), "resp_1", params)
+		var got []string
+		for pager.Next() {
+			got = append(got, pager.Current().AsMessage().ID)
+		}
+		if err := pager.Err(); err != nil || len(got) != 45 || got[0] != tt.first {
+			t.Errorf("order %q limit %d: %d items from %v, err %v", tt.order, tt.limit, len(got), got, err)
+		}
+	}
+	list, err := goOpenAIClient(srv.URL).ListResponseInputItems(context.Background(), "resp_1", goai.ResponseInputItemsListOptions{Limit: 5, Order: "asc"})
+	if err != nil || len(list.Data) != 5 || list.FirstID != "msg_01" || list.LastID != "msg_05" || !list.HasMore {
+		t.Errorf("go-openai list %+v, %v", list, err)
+	}
+	empty := marshal(t, NewItemList(nil, false))
+	jsonEqual(t, "empty list", empty, `{"object":"list","data":[],"first_id":null,"last_id":null,"has_more":false}`)
+
+	for _, tt := range []struct {
+		after        string
+		limit        int
+		order, param string
+	}{{"", -1, "", "limit"}, {"", 101, "asc", "limit"}, {"", 5, "up", "order"}, {"msg_99", 5, "", "after"}} {
+		if _, _, err := PageItems(items, tt.after, tt.limit, tt.order); err == nil || err.Status != 400 || err.Param != tt.param {
+			t.Errorf("PageItems(%q, %d, %q) = %v, want 400 param %s", tt.after, tt.limit, tt.order, err, tt.param)
+		}
+	}
+	page, more, _ := PageItems(items, "msg_03", 2, "asc")
+	if len(page) != 2 || page[0].ID != "msg_04" || !more {
+		t.Errorf("page after msg_03: %v more %v", page, more)
+	}
+}
+
+func TestResponseDeletedDecodes(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(NewResponseDeleted("resp_1"))
+	}))
+	defer srv.Close()
+	got, err := goOpenAIClient(srv.URL).DeleteResponse(context.Background(), "resp_1")
+	if err != nil || got.ID != "resp_1" || got.Object != "response" || !got.Deleted {
+		t.Errorf("go-openai delete %+v, %v", got, err)
+	}
+	client := oai.NewClient(option.WithBaseURL(srv.URL+"/v1"), option.WithAPIKey("sk-test"), option.WithMaxRetries(0))
+	if err := client.Responses.Delete(context.Background(), "resp_1"); err != nil {
+		t.Errorf("openai-go delete: %v", err)
+	}
+}

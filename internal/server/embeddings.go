@@ -1,0 +1,51 @@
+package server
+
+import (
+	"github.com/llmtestserver/llmtestserver/internal/openai"
+	"github.com/llmtestserver/llmtestserver/scenario"
+)
+
+// embeddings serves POST /v1/embeddings: deterministic vectors computed
+// from each input, unless a scenario that names the embeddings endpoint
+// scripts them.
+func (h *handler) embeddings(x *exchange) response {
+	body, err := readBody(x.r, h.opts.MaxRequestBytes)
+	if err != nil {
+		return response{err: err}
+	}
+	req, err := openai.DecodeEmbeddingsRequest(body)
+	if err != nil {
+		return response{err: err}
+	}
+	inputs := req.Inputs()
+	norm := &scenario.Request{Endpoint: scenario.EndpointEmbeddings, Model: req.Model, User: req.User,
+		Messages: make([]scenario.Message, len(inputs))}
+	for i, in := range inputs {
+		norm.Messages[i] = scenario.Message{Role: "user", Content: in}
+	}
+	x.entry.Model, x.entry.UserText = req.Model, norm.LastUserText()
+	if !x.rt.Serves(req.Model) {
+		return response{err: openai.ModelNotFound(req.Model)}
+	}
+	vectors := req.Vectors()
+	res := x.rt.ReserveScripted(norm, x.r.Header.Get(HeaderConversation))
+	if res == nil {
+		return response{json: openai.NewEmbeddingList(vectors, req.Model, req.EncodingFormat, req.PromptTokens())}
+	}
+	x.entry.Scenario = res.Scenario
+	x.entry.Conversation, x.entry.Generation, x.entry.Turn = norm.Conversation, norm.Generation, norm.Turn
+	if !wait(x, res, res.Reply.Delay) {
+		return response{err: clientGone()}
+	}
+	reply, rerr := resolve(res, norm)
+	switch {
+	case rerr != nil:
+		return response{err: rerr, reservation: res}
+	case reply.Error != nil:
+		return response{err: scriptedError(reply.Error), reservation: res}
+	}
+	for i := range min(len(vectors), len(reply.Vectors)) {
+		vectors[i] = reply.Vectors[i]
+	}
+	return response{json: openai.NewEmbeddingList(vectors, req.Model, req.EncodingFormat, req.PromptTokens()), reservation: res}
+}

@@ -1,0 +1,181 @@
+package server
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/llmtestserver/llmtestserver/internal/openai"
+	"github.com/llmtestserver/llmtestserver/internal/runtime"
+	"github.com/llmtestserver/llmtestserver/internal/tokens"
+	"github.com/llmtestserver/llmtestserver/journal"
+	"github.com/llmtestserver/llmtestserver/scenario"
+)
+
+// idLength is the length of the random part of generated response and item
+// IDs, as the real API's.
+const idLength = 48
+
+// responses serves POST /v1/responses. A previous_response_id rebuilds the
+// conversation from the session's history, so its identity and turns follow
+// the chain; the answer is stored unless the request says store:false.
+func (h *handler) responses(x *exchange) response {
+	body, err := readBody(x.r, h.opts.MaxRequestBytes)
+	if err != nil {
+		return response{err: err}
+	}
+	req, err := openai.DecodeResponsesRequest(body)
+	if err != nil {
+		return response{err: err}
+	}
+	x.entry.Model, x.entry.Stream = req.Model, req.Stream
+	var prior []openai.Item
+	var chain []*runtime.StoredResponse
+	if req.PreviousResponseID != "" {
+		var ok bool
+		if chain, ok = x.rt.Chain(req.PreviousResponseID); !ok {
+			return response{err: openai.PreviousResponseNotFound(req.PreviousResponseID)}
+		}
+		for _, r := range chain {
+			prior = append(append(prior, r.Input...), r.Output...)
+		}
+	}
+	newID := func(prefix string) string { return x.rt.NewID(prefix, idLength) }
+	input := req.InputItems(newID)
+	items := append(prior, input...)
+	if err := openai.ValidateToolOutputs(items); err != nil {
+		return response{err: err}
+	}
+	norm := openai.NormalizeResponses(req.Model, req.Instructions, items, req)
+	if len(chain) > 0 {
+		// The chain's identity is explicit: every link shares its root's.
+		norm.Conversation = chain[len(chain)-1].Conversation
+	}
+	x.recordRequest(norm)
+	if !x.rt.Serves(req.Model) {
+		return response{err: openai.ModelNotFound(req.Model)}
+	}
+	res, err := x.rt.Reserve(norm, x.r.Header.Get(HeaderConversation))
+	x.entry.Conversation, x.entry.Generation, x.entry.Turn = norm.Conversation, norm.Generation, norm.Turn
+	if err != nil {
+		return response{err: err}
+	}
+	x.entry.Scenario = res.Scenario
+	if !wait(x, res, res.Reply.Delay) {
+		return response{err: clientGone()}
+	}
+	reply, rerr := resolve(res, norm)
+	switch {
+	case rerr != nil:
+		return response{err: rerr, reservation: res}
+	case reply.Error != nil:
+		return response{err: scriptedError(reply.Error), reservation: res}
+	}
+	answer := h.responseAnswer(x, req, norm, &reply, newID)
+	out := response{reservation: res}
+	if req.Stores() {
+		stored := &runtime.StoredResponse{ID: answer.ID, Previous: req.PreviousResponseID,
+			Conversation: norm.Conversation, Input: input, Output: answer.OutputItems(), Object: answer.Object()}
+		out.delivered = func() { x.rt.StoreResponse(stored) }
+	}
+	if !req.Stream {
+		out.json = answer.Object()
+		return out
+	}
+	stream := x.rt.Settings().Stream
+	split := func(s string) []string { return tokens.Split(req.Model, s) }
+	out.sse, out.pacing = answer.Stream(split, stream.TokensPerChunk), stream
+	return out
+}
+
+// responseAnswer renders reply as a Responses API answer to req.
+func (h *handler) responseAnswer(x *exchange, req *openai.ResponsesRequest, norm *scenario.Request,
+	reply *scenario.Reply, newID func(string) string) *openai.ResponseAnswer {
+	model := req.Model
+	if reply.Model != "" {
+		model = reply.Model
+	}
+	now := x.rt.Now().Unix()
+	a := &openai.ResponseAnswer{
+		ID: newID("resp_"), CreatedAt: now, CompletedAt: now, Model: model,
+		Instructions: req.Instructions, PreviousResponseID: req.PreviousResponseID, Conversation: req.ConversationID(),
+		MessageID: newID("msg_"), Text: reply.Text, Refusal: reply.Refusal, FinishReason: reply.FinishReason,
+		Request: req,
+	}
+	if reply.JSON != nil {
+		a.Text = string(reply.JSON)
+		x.entry.SchemaErrors = checkSchema(norm.ResponseFormat, reply.JSON)
+	}
+	for _, c := range reply.ToolCalls {
+		if c.ID == "" {
+			c.ID = x.rt.NewID("call_", 24)
+		}
+		a.ToolCalls = append(a.ToolCalls, openai.ResponseToolCall{ID: newID(openai.FunctionCallItemPrefix),
+			CallID: c.ID, Name: c.Name, Arguments: c.Arguments})
+		x.entry.ToolCalls = append(x.entry.ToolCalls, journal.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
+	}
+	x.entry.ReplyText = a.Text
+	if a.Refusal != "" {
+		x.entry.ReplyText = a.Refusal
+	}
+	if reply.Usage != nil {
+		a.Usage = openai.NewUsage(reply.Usage.PromptTokens, reply.Usage.CompletionTokens)
+		return a
+	}
+	completion := tokens.Count(req.Model, a.Text) + tokens.Count(req.Model, a.Refusal)
+	for _, c := range a.ToolCalls {
+		completion += tokens.Count(req.Model, c.Name) + tokens.Count(req.Model, c.Arguments)
+	}
+	a.Usage = openai.NewUsage(promptTokens(req.Model, norm), completion)
+	return a
+}
+
+// responseByID serves GET and DELETE /v1/responses/{id} and
+// GET /v1/responses/{id}/input_items.
+func (h *handler) responseByID(x *exchange, rest string) response {
+	id, sub, _ := strings.Cut(rest, "/")
+	switch {
+	case sub == "input_items" && x.r.Method == http.MethodGet:
+		return h.inputItems(x, id)
+	case sub == "input_items":
+		return response{err: openai.MethodNotAllowed(x.r.Method, x.r.URL.Path, http.MethodGet)}
+	case sub != "":
+		return response{err: openai.RouteNotFound(x.r.Method, x.r.URL.Path, "")}
+	case x.r.Method == http.MethodGet:
+		stored, ok := x.rt.Response(id)
+		if !ok {
+			return response{err: openai.ResponseNotFound(id)}
+		}
+		return response{json: stored.Object}
+	case x.r.Method == http.MethodDelete:
+		if !x.rt.DeleteResponse(id) {
+			return response{err: openai.ResponseNotFound(id)}
+		}
+		return response{json: openai.NewResponseDeleted(id)}
+	default:
+		return response{err: openai.MethodNotAllowed(x.r.Method, x.r.URL.Path, "GET, DELETE")}
+	}
+}
+
+// inputItems lists the input items of a stored response, paged like the
+// real API (after, limit, order).
+func (h *handler) inputItems(x *exchange, id string) response {
+	stored, ok := x.rt.Response(id)
+	if !ok {
+		return response{err: openai.ResponseNotFound(id)}
+	}
+	q := x.r.URL.Query()
+	limit := 0
+	if s := q.Get("limit"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			return response{err: openai.InvalidType("limit", "an integer", "a string")}
+		}
+		limit = n
+	}
+	page, more, err := openai.PageItems(stored.Input, q.Get("after"), limit, q.Get("order"))
+	if err != nil {
+		return response{err: err}
+	}
+	return response{json: openai.NewItemList(page, more)}
+}
