@@ -9,8 +9,8 @@ import (
 )
 
 // Reply is one scripted answer of the model. Exactly one of Text, ToolCalls,
-// JSON, Refusal, Error and Func says what it is; Text may accompany
-// ToolCalls.
+// JSON, Refusal, Vectors, Error and Func says what it is; Text may
+// accompany ToolCalls.
 type Reply struct {
 	// Text is the assistant message.
 	Text string
