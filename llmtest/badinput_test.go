@@ -33,7 +33,7 @@ func TestBadInput(t *testing.T) {
 		{"form body", "POST", chat, "model=gpt-4.1-mini", "application/x-www-form-urlencoded", 415, "unsupported_content_type", ""},
 		{"oversized body", "POST", chat, chatBody("gpt-4.1-mini", strings.Repeat("x", 5000)), "application/json", 413, "request_too_large", ""},
 		{"model of wrong type", "POST", chat, `{"model":5,"messages":[]}`, "application/json", 400, "invalid_type", "model"},
-		{"content of wrong type", "POST", chat, `{"model":"gpt-4.1-mini","messages":[{"role":"user","content":5}]}`, "application/json", 400, "invalid_type", "messages.content"},
+		{"content of wrong type", "POST", chat, `{"model":"gpt-4.1-mini","messages":[{"role":"user","content":5}]}`, "application/json", 400, "invalid_type", "messages[0].content"},
 		{"missing model", "POST", chat, `{"messages":[{"role":"user","content":"Hi"}]}`, "application/json", 400, "missing_required_parameter", "model"},
 		{"missing messages", "POST", chat, `{"model":"gpt-4.1-mini"}`, "application/json", 400, "missing_required_parameter", "messages"},
 		{"empty messages", "POST", chat, `{"model":"gpt-4.1-mini","messages":[]}`, "application/json", 400, "empty_array", "messages"},
@@ -61,7 +61,7 @@ func TestBadInput(t *testing.T) {
 			for i := 0; i < len(sel); i += 2 {
 				req.Header.Set(sel[i], sel[i+1])
 			}
-			resp, err := http.DefaultClient.Do(req)
+			resp, err := rawClient.Do(req)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -77,7 +77,7 @@ func call(t *testing.T, method, url string, body string, headers ...string) repl
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Add(headers[i], headers[i+1])
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := rawClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,6 +87,18 @@ func call(t *testing.T, method, url string, body string, headers ...string) repl
 		t.Fatal(err)
 	}
 	return reply{status: resp.StatusCode, header: resp.Header, body: b}
+}
+
+// rawClient sends call's requests over a transport of its own without
+// keep-alives: the shared default transport has its idle connections closed
+// by every httptest.Server.Close of a parallel test, which can fail a request
+// in flight.
+var rawClient = &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+
+// rawCall is call; some tests name it so to stress that no SDK is involved.
+func rawCall(t *testing.T, method, url, body string, headers ...string) reply {
+	t.Helper()
+	return call(t, method, url, body, headers...)
 }
 
 // selectorOf returns the header pairs that select sess.

@@ -177,6 +177,33 @@ type FilePart struct {
 	Filename string `json:"filename,omitempty"`
 }
 
+// indexMessageError puts the message index into the param of an error found
+// inside messages: the decoder names the field ("messages.content") but not
+// which message, and the real API says "messages[2].content".
+func indexMessageError(body []byte, err *Error) *Error {
+	rest, ok := strings.CutPrefix(err.Param, "messages.")
+	if !ok {
+		return err
+	}
+	var outer struct {
+		Messages []json.RawMessage `json:"messages"`
+	}
+	if json.Unmarshal(body, &outer) != nil {
+		return err
+	}
+	for i, raw := range outer.Messages {
+		var m ChatMessage
+		if json.Unmarshal(raw, &m) != nil {
+			param := fmt.Sprintf("messages[%d].%s", i, rest)
+			indexed := *err
+			indexed.Message = strings.ReplaceAll(err.Message, "'"+err.Param+"'", "'"+param+"'")
+			indexed.Param = param
+			return &indexed
+		}
+	}
+	return err
+}
+
 // contentError carries a precise API error out of a nested UnmarshalJSON.
 type contentError struct{ apiError *Error }
 
@@ -273,7 +300,7 @@ const maxNameLength = 64
 func DecodeChatRequest(body []byte) (*ChatRequest, *Error) {
 	var req ChatRequest
 	if err := decodeBody(body, &req); err != nil {
-		return nil, err
+		return nil, indexMessageError(body, err)
 	}
 	if req.Model == "" {
 		return nil, MissingParameter("model")

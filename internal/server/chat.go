@@ -33,15 +33,9 @@ func (h *handler) chat(x *exchange) response {
 		return response{err: err}
 	}
 	x.entry.Scenario = res.Scenario
-	if !wait(x, res, res.Reply.Delay) {
-		return response{err: clientGone()}
-	}
-	reply, rerr := resolve(res, norm)
-	if rerr != nil {
-		return response{err: rerr, reservation: res}
-	}
-	if reply.Error != nil {
-		return response{err: scriptedError(reply.Error), reservation: res}
+	reply, refused := settle(x, res, norm)
+	if refused != nil {
+		return *refused
 	}
 	answer := h.chatAnswer(x, req, norm, &reply)
 	if !req.Stream {
@@ -62,7 +56,7 @@ func (x *exchange) recordRequest(req *scenario.Request) {
 }
 
 // resolve returns the reply to render: the scripted one, or what its Go
-// responder computes. A responder that panics or returns an invalid reply is
+// responder computes (with the scripted delay, unless it sets its own). A responder that panics or returns an invalid reply is
 // a fault of the test, answered as a server error that says so.
 func resolve(res *runtime.Reservation, req *scenario.Request) (reply scenario.Reply, err *openai.Error) {
 	reply = res.Reply
@@ -74,7 +68,11 @@ func resolve(res *runtime.Reservation, req *scenario.Request) (reply scenario.Re
 			err = responderError(res.Scenario, fmt.Sprint("panic: ", p))
 		}
 	}()
+	delay := reply.Delay
 	reply = reply.Func(req)
+	if reply.Delay == 0 {
+		reply.Delay = delay // the scripted delay holds unless the responder sets its own
+	}
 	if reply.Func != nil {
 		return reply, responderError(res.Scenario, "it returned another Go responder")
 	}

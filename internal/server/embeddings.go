@@ -34,15 +34,9 @@ func (h *handler) embeddings(x *exchange) response {
 	}
 	x.entry.Scenario = res.Scenario
 	x.entry.Conversation, x.entry.Generation, x.entry.Turn = norm.Conversation, norm.Generation, norm.Turn
-	if !wait(x, res, res.Reply.Delay) {
-		return response{err: clientGone()}
-	}
-	reply, rerr := resolve(res, norm)
-	switch {
-	case rerr != nil:
-		return response{err: rerr, reservation: res}
-	case reply.Error != nil:
-		return response{err: scriptedError(reply.Error), reservation: res}
+	reply, refused := settle(x, res, norm)
+	if refused != nil {
+		return *refused
 	}
 	for i := range min(len(vectors), len(reply.Vectors)) {
 		vectors[i] = reply.Vectors[i]

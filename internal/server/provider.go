@@ -7,11 +7,11 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/llmtestserver/llmtestserver/internal/openai"
 	"github.com/llmtestserver/llmtestserver/internal/runtime"
 	"github.com/llmtestserver/llmtestserver/journal"
+	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
 // statusClientClosed is what the journal records for a request whose client
@@ -65,11 +65,15 @@ func (h *handler) serveProvider(w http.ResponseWriter, r *http.Request, rt *runt
 	w.Header().Set("X-Request-Id", fmt.Sprintf("req_%032x", serial))
 	w.Header().Set("Openai-Version", "2020-10-01")
 	w.Header().Set("Openai-Processing-Ms", strconv.FormatInt(rt.Now().Sub(x.entry.Time).Milliseconds(), 10))
-	x.entry.Status = deliver(ctx, w, &res)
+	status, finish := deliver(ctx, w, &res)
+	x.entry.Status = status
 	if superseded(ctx) {
 		// Deleted mid-stream: the stream just stops, and nothing is recorded.
 		return
 	}
+	// The last bytes go out only once the request is on record, so a client
+	// that has its answer can rely on the journal (and history) showing it.
+	defer finish()
 	if res.err != nil {
 		x.entry.ErrorCode = res.err.JournalCode()
 	}
@@ -91,35 +95,6 @@ func (h *handler) supersede(w http.ResponseWriter, res response) {
 
 func superseded(ctx context.Context) bool {
 	return errors.Is(context.Cause(ctx), runtime.ErrSuperseded)
-}
-
-// deliver writes res and returns the status to journal. A reply that could
-// not be written whole is rolled back to its queue.
-func deliver(ctx context.Context, w http.ResponseWriter, res *response) int {
-	var err error
-	status := http.StatusOK
-	switch {
-	case res.err != nil:
-		status = res.err.Status
-		err = writeError(w, res.err)
-	case res.sse != nil && res.pacing.Paced():
-		err = writePacedSSE(ctx, w, res.sse, res.pacing)
-	case res.sse != nil:
-		err = writeSSE(w, res.sse.Body)
-	default:
-		err = writeJSON(w, http.StatusOK, res.json)
-	}
-	if err != nil {
-		status = statusClientClosed
-		if res.reservation != nil {
-			res.reservation.Rollback()
-		}
-		return status
-	}
-	if res.delivered != nil {
-		res.delivered()
-	}
-	return status
 }
 
 // providerRoutes maps provider paths to their handlers.
@@ -170,41 +145,22 @@ func (h *handler) model(x *exchange, id string) response {
 	return response{json: openai.Models([]string{id}).Data[0]}
 }
 
-// writePacedSSE writes a stream event by event, flushing each: the first
-// after the time to first token, the others spaced by the token rate.
-func writePacedSSE(ctx context.Context, w http.ResponseWriter, sse *openai.SSE, pacing runtime.StreamSettings) error {
-	startSSE(w)
-	flusher, _ := w.(http.Flusher)
-	var gap time.Duration
-	if pacing.TokensPerSecond > 0 {
-		gap = time.Duration(float64(pacing.TokensPerChunk) / pacing.TokensPerSecond * float64(time.Second))
+// settle turns a reservation into the reply to render: the scripted one,
+// or what its Go responder computes from req, held back for its delay. It
+// returns instead the response to send when there is no answer to render:
+// the client left during the delay (the reply goes back to its queue), the
+// responder failed, or the reply is a scripted error.
+func settle(x *exchange, res *runtime.Reservation, req *scenario.Request) (scenario.Reply, *response) {
+	reply, err := resolve(res, req)
+	if err != nil {
+		return reply, &response{err: err, reservation: res}
 	}
-	start := 0
-	for i, end := range sse.Ends {
-		delay := gap
-		if i == 0 {
-			delay = pacing.TTFT
-		}
-		if err := runtime.Wait(ctx, delay); err != nil {
-			return err
-		}
-		if _, err := w.Write(sse.Body[start:end]); err != nil {
-			return err
-		}
-		if flusher != nil {
-			flusher.Flush()
-		}
-		start = end
-	}
-	return nil
-}
-
-// wait holds a reply back for delay. It reports false when the request ended
-// first, rolling the reservation back.
-func wait(x *exchange, res *runtime.Reservation, delay time.Duration) bool {
-	if err := runtime.Wait(x.ctx, delay); err != nil {
+	if werr := runtime.Wait(x.ctx, reply.Delay); werr != nil {
 		res.Rollback()
-		return false
+		return reply, &response{err: clientGone()}
 	}
-	return true
+	if reply.Error != nil {
+		return reply, &response{err: scriptedError(reply.Error), reservation: res}
+	}
+	return reply, nil
 }

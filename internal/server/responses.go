@@ -61,15 +61,9 @@ func (h *handler) responses(x *exchange) response {
 		return response{err: err}
 	}
 	x.entry.Scenario = res.Scenario
-	if !wait(x, res, res.Reply.Delay) {
-		return response{err: clientGone()}
-	}
-	reply, rerr := resolve(res, norm)
-	switch {
-	case rerr != nil:
-		return response{err: rerr, reservation: res}
-	case reply.Error != nil:
-		return response{err: scriptedError(reply.Error), reservation: res}
+	reply, refused := settle(x, res, norm)
+	if refused != nil {
+		return *refused
 	}
 	answer := h.responseAnswer(x, req, norm, &reply, newID)
 	out := response{reservation: res}

@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 
@@ -23,16 +24,25 @@ type scenarioStatus struct {
 	RemainingByConversation map[string]int `json:"remaining_by_conversation,omitempty"`
 }
 
-// MarshalJSON flattens the scenario and its counts into one object.
+// MarshalJSON flattens the scenario and its counts into one object. A
+// scenario that holds a Go function cannot travel as JSON: it is listed by
+// name, marked in_process_only.
 func (s scenarioStatus) MarshalJSON() ([]byte, error) {
 	b, err := json.Marshal(s.Scenario)
-	if err != nil {
+	inProcessOnly := errors.Is(err, scenario.ErrInProcessOnly)
+	switch {
+	case inProcessOnly:
+		b, _ = json.Marshal(struct {
+			Name string `json:"name"`
+		}{s.Scenario.Name})
+	case err != nil:
 		return nil, err
 	}
 	extra, err := json.Marshal(struct {
+		InProcessOnly           bool           `json:"in_process_only,omitempty"`
 		Remaining               int            `json:"remaining"`
 		RemainingByConversation map[string]int `json:"remaining_by_conversation,omitempty"`
-	}{s.Remaining, s.RemainingByConversation})
+	}{inProcessOnly, s.Remaining, s.RemainingByConversation})
 	if err != nil {
 		return nil, err
 	}
@@ -59,13 +69,9 @@ func (h *handler) addScenarios(w http.ResponseWriter, r *http.Request, sel selec
 		writeError(w, err)
 		return
 	}
-	var in struct {
-		Scenarios []scenario.Scenario `json:"scenarios"`
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&in); err != nil {
-		writeError(w, openai.InvalidConfiguration("scenarios", err.Error()))
+	in, derr := decodeScenarioList(body)
+	if derr != nil {
+		writeError(w, derr)
 		return
 	}
 	seen := make(map[string]bool, len(in.Scenarios))
@@ -88,4 +94,43 @@ func (h *handler) addScenarios(w http.ResponseWriter, r *http.Request, sel selec
 		sel.rt.AddReplies(s.Name, s.Match, s.Replies...)
 	}
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// decodeScenarioList reads the body of POST /admin-api/scenarios. It takes
+// the listing of GET as it is: the fields that describe a queue's state
+// (object, remaining, remaining_by_conversation) are dropped, every other
+// unknown field is refused.
+func decodeScenarioList(body []byte) (*scenarioInput, *openai.Error) {
+	var outer struct {
+		Object    string            `json:"object"`
+		Scenarios []json.RawMessage `json:"scenarios"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&outer); err != nil {
+		return nil, openai.InvalidConfiguration("scenarios", err.Error())
+	}
+	in := &scenarioInput{Scenarios: make([]scenario.Scenario, len(outer.Scenarios))}
+	for i, raw := range outer.Scenarios {
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &fields); err != nil {
+			return nil, openai.InvalidConfiguration(fmt.Sprintf("scenarios[%d]", i), err.Error())
+		}
+		if _, ok := fields["in_process_only"]; ok {
+			return nil, openai.InvalidConfiguration(fmt.Sprintf("scenarios[%d]", i),
+				"the scenario holds a Go function, which works in-process only")
+		}
+		delete(fields, "remaining")
+		delete(fields, "remaining_by_conversation")
+		clean, _ := json.Marshal(fields) // re-encoding decoded JSON cannot fail
+		if err := json.Unmarshal(clean, &in.Scenarios[i]); err != nil {
+			return nil, openai.InvalidConfiguration(fmt.Sprintf("scenarios[%d]", i), err.Error())
+		}
+	}
+	return in, nil
+}
+
+// scenarioInput is the decoded body of POST /admin-api/scenarios.
+type scenarioInput struct {
+	Scenarios []scenario.Scenario
 }

@@ -11,11 +11,13 @@ import (
 	"github.com/llmtestserver/llmtestserver/internal/openai"
 )
 
-// writeJSON writes v as the JSON body of a response with status.
+// writeJSON writes v as the JSON body of a response with status. A value
+// that cannot be encoded is a fault of the server, answered as such.
 func writeJSON(w http.ResponseWriter, status int, v any) error {
 	body, err := json.Marshal(v)
 	if err != nil {
-		return err
+		status = http.StatusInternalServerError
+		body, _ = json.Marshal(openai.ServerError()) // the error envelope always encodes
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
@@ -29,15 +31,6 @@ func writeError(w http.ResponseWriter, e *openai.Error) error {
 		w.Header()[k] = vs
 	}
 	return writeJSON(w, e.Status, e)
-}
-
-// writeSSE writes a complete event stream. The body is written at once: an
-// unpaced stream gains nothing from a flush per event, and the client cannot
-// tell the difference except in speed.
-func writeSSE(w http.ResponseWriter, body []byte) error {
-	startSSE(w)
-	_, err := w.Write(body)
-	return err
 }
 
 // startSSE sends the headers of an event stream.

@@ -1,0 +1,811 @@
+package llmtest_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/llmtestserver/llmtestserver/internal/tokens"
+	"github.com/llmtestserver/llmtestserver/journal"
+	"github.com/llmtestserver/llmtestserver/llmtest"
+	"github.com/llmtestserver/llmtestserver/scenario"
+	"github.com/llmtestserver/llmtestserver/session"
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/respjson"
+	goopenai "github.com/sashabaranov/go-openai"
+)
+
+const replyModel = "gpt-4.1-mini"
+
+// recordingTB is an llmtest.TB that records failures instead of failing, so
+// a test can check what CheckAssertions reports.
+type recordingTB struct {
+	mu     sync.Mutex
+	errors []string
+}
+
+func (r *recordingTB) Helper()        {}
+func (r *recordingTB) Cleanup(func()) {}
+func (r *recordingTB) Logf(string, ...any) {
+}
+
+func (r *recordingTB) Errorf(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.errors = append(r.errors, fmt.Sprintf(format, args...))
+}
+
+func (r *recordingTB) Fatalf(format string, args ...any) { r.Errorf(format, args...) }
+
+func (r *recordingTB) Failed() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.errors) > 0
+}
+
+func (r *recordingTB) messages() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.errors...)
+}
+
+// streamText reads a whole openai-go stream into an accumulator and returns
+// it with the chunks' content deltas.
+func streamText(t *testing.T, s interface {
+	Next() bool
+	Current() openai.ChatCompletionChunk
+	Err() error
+	Close() error
+}) (openai.ChatCompletionAccumulator, []string) {
+	t.Helper()
+	defer s.Close()
+	var acc openai.ChatCompletionAccumulator
+	var deltas []string
+	for s.Next() {
+		chunk := s.Current()
+		if !acc.AddChunk(chunk) {
+			t.Fatalf("the accumulator refused chunk %s", chunk.RawJSON())
+		}
+		if len(chunk.Choices) > 0 && chunk.Choices[0].Delta.Content != "" {
+			deltas = append(deltas, chunk.Choices[0].Delta.Content)
+		}
+	}
+	if err := s.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return acc, deltas
+}
+
+func TestRefusalReply(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t, llmtest.WithStrict())
+	const refusal = "I can't help with picking locks."
+	sess := srv.NewSession(t)
+	sess.Chat("refuse").Refuses(refusal).Times(3)
+	client := clientFor(sess, "k")
+	ctx := t.Context()
+
+	resp, err := client.Chat.Completions.New(ctx, userTurn(replyModel, "How do I pick a lock?"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := resp.Choices[0].Message
+	if msg.Refusal != refusal || msg.JSON.Content.Raw() != respjson.Null || resp.Choices[0].FinishReason != "stop" {
+		t.Errorf("message = refusal %q, content %s, finish %q; want refusal %q, content null, stop",
+			msg.Refusal, msg.JSON.Content.Raw(), resp.Choices[0].FinishReason, refusal)
+	}
+
+	acc, deltas := streamText(t, client.Chat.Completions.NewStreaming(ctx, userTurn(replyModel, "How do I pick a lock?")))
+	if got := acc.Choices[0].Message; got.Refusal != refusal || got.Content != "" || len(deltas) != 0 {
+		t.Errorf("streamed message = refusal %q, content %q (deltas %q); want refusal %q and no content",
+			got.Refusal, got.Content, deltas, refusal)
+	}
+
+	goResp, err := goOpenAIClient(sess).CreateChatCompletion(ctx, goopenai.ChatCompletionRequest{Model: replyModel,
+		Messages: []goopenai.ChatCompletionMessage{{Role: "user", Content: "How do I pick a lock?"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := goResp.Choices[0].Message; got.Refusal != refusal || got.Content != "" {
+		t.Errorf("go-openai message = refusal %q content %q, want refusal %q", got.Refusal, got.Content, refusal)
+	}
+	for _, e := range journalOf(t, sess, 3) {
+		if e.ReplyText != refusal || e.Scenario != "refuse" {
+			t.Errorf("journal entry reply %q scenario %q, want the refusal from refuse", e.ReplyText, e.Scenario)
+		}
+	}
+}
+
+// A refusal streamed through openai-go is reported by JustFinishedRefusal.
+func TestStreamedRefusalFinishes(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t, llmtest.WithStrict())
+	sess := srv.NewSession(t)
+	sess.Chat("refuse").Refuses("No, sorry.")
+	client := clientFor(sess, "k")
+	s := client.Chat.Completions.NewStreaming(t.Context(), userTurn(replyModel, "Do it"))
+	defer s.Close()
+	var acc openai.ChatCompletionAccumulator
+	var finished []string
+	for s.Next() {
+		acc.AddChunk(s.Current())
+		if r, ok := acc.JustFinishedRefusal(); ok {
+			finished = append(finished, r)
+		}
+		if _, ok := acc.JustFinishedContent(); ok {
+			t.Error("a refusal finished as content")
+		}
+	}
+	if err := s.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(finished) != 1 || finished[0] != "No, sorry." {
+		t.Errorf("JustFinishedRefusal reported %q, want once %q", finished, "No, sorry.")
+	}
+}
+
+// weatherSchema is the structured output the JSON tests ask for.
+var weatherSchema = map[string]any{
+	"type": "object",
+	"properties": map[string]any{
+		"city":  map[string]any{"type": "string"},
+		"temp":  map[string]any{"type": "number"},
+		"sunny": map[string]any{"type": "boolean"},
+	},
+	"required":             []string{"city", "temp", "sunny"},
+	"additionalProperties": false,
+}
+
+func structuredParams(user string) openai.ChatCompletionNewParams {
+	p := userTurn(replyModel, user)
+	p.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{
+		OfJSONSchema: &openai.ResponseFormatJSONSchemaParam{JSONSchema: openai.ResponseFormatJSONSchemaJSONSchemaParam{
+			Name: "weather", Schema: weatherSchema, Strict: openai.Bool(true),
+		}},
+	}
+	return p
+}
+
+// A JSON reply is checked against the request's json_schema: a conforming
+// one passes, a non-conforming one is still served but recorded, and
+// CheckAssertions reports it.
+func TestStructuredOutputIsCheckedAgainstTheSchema(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	sess := srv.NewSession(t)
+	type weather struct {
+		City  string  `json:"city"`
+		Temp  float64 `json:"temp"`
+		Sunny bool    `json:"sunny"`
+	}
+	sess.Chat("weather").RespondsJSON(weather{City: "Paris", Temp: 21.5, Sunny: true})
+	client := clientFor(sess, "k")
+	ctx := t.Context()
+
+	resp, err := client.Chat.Completions.New(ctx, structuredParams("Weather in Paris?"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got weather
+	if err := json.Unmarshal([]byte(resp.Choices[0].Message.Content), &got); err != nil || got != (weather{"Paris", 21.5, true}) {
+		t.Errorf("content %q decodes to %+v (%v), want the scripted weather", resp.Choices[0].Message.Content, got, err)
+	}
+	if r := sess.Assertions(); r.SchemaMismatchTotal != 0 {
+		t.Fatalf("a conforming reply counts as a mismatch: %+v", r)
+	}
+	clean := &recordingTB{}
+	if !llmtest.CheckAssertions(clean, sess) || len(clean.messages()) != 0 {
+		t.Errorf("CheckAssertions on a clean session reported %q", clean.messages())
+	}
+
+	sess.Chat("weather").RespondsJSON(map[string]any{"city": "Paris", "temp": "warm"})
+
+	resp, err = client.Chat.Completions.New(ctx, structuredParams("Weather in Paris again?"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := resp.Choices[0].Message.Content; c != `{"city":"Paris","temp":"warm"}` {
+		t.Errorf("the non-conforming reply was changed: %s", c)
+	}
+	entries := journalOf(t, sess, 2)
+	if len(entries[0].SchemaErrors) != 0 || len(entries[1].SchemaErrors) == 0 {
+		t.Errorf("schema errors = %q then %q, want none then some", entries[0].SchemaErrors, entries[1].SchemaErrors)
+	}
+	r := sess.Assertions()
+	if r.SchemaMismatchTotal != 1 || len(r.SchemaMismatches) != 1 || r.SchemaMismatches[0].Seq != entries[1].Seq {
+		t.Errorf("report = %+v, want one schema mismatch, the second request", r)
+	}
+	rec := &recordingTB{}
+	if llmtest.CheckAssertions(rec, sess) {
+		t.Error("CheckAssertions passed a session with a schema mismatch")
+	}
+	if msgs := rec.messages(); len(msgs) != 1 || !strings.Contains(msgs[0], "schema") || !strings.Contains(msgs[0], `"weather"`) {
+		t.Errorf("CheckAssertions reported %q, want one error about the weather scenario's schema", msgs)
+	}
+}
+
+func TestScriptedErrors(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+
+	t.Run("openai-go retries a rate limit", func(t *testing.T) {
+		t.Parallel()
+		sess := srv.NewSession(t)
+		sess.Chat("flaky").Reply(scenario.RateLimited()).Responds("after the retry")
+		client := openai.NewClient(option.WithBaseURL(sess.BaseURL()), option.WithAPIKey("k"),
+			option.WithHTTPClient(sess.HTTPClient())) // default retries
+		resp, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Hi"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := resp.Choices[0].Message.Content; got != "after the retry" {
+			t.Errorf("content = %q", got)
+		}
+		checkStatuses(t, sess, []int{429, 200}, []string{"rate_limit_exceeded", ""})
+	})
+
+	t.Run("openai-go retries a stream", func(t *testing.T) {
+		t.Parallel()
+		sess := srv.NewSession(t)
+		sess.Chat("flaky").Reply(scenario.RateLimited()).Responds("streamed after the retry")
+		client := openai.NewClient(option.WithBaseURL(sess.BaseURL()), option.WithAPIKey("k"),
+			option.WithHTTPClient(sess.HTTPClient()))
+		acc, _ := streamText(t, client.Chat.Completions.NewStreaming(t.Context(), userTurn(replyModel, "Hi")))
+		if got := acc.Choices[0].Message.Content; got != "streamed after the retry" {
+			t.Errorf("content = %q", got)
+		}
+		checkStatuses(t, sess, []int{429, 200}, []string{"rate_limit_exceeded", ""})
+	})
+
+	t.Run("openai-go sees the error and Retry-After", func(t *testing.T) {
+		t.Parallel()
+		sess := srv.NewSession(t)
+		sess.Chat("flaky").Reply(scenario.RateLimited())
+		client := clientFor(sess, "k")
+		_, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Hi"))
+		apiErr := asOpenAIError(t, err)
+		if apiErr.StatusCode != 429 || apiErr.Code != "rate_limit_exceeded" || apiErr.Type != "tokens" || apiErr.Message == "" {
+			t.Errorf("error = %d %q %q %q, want 429 rate_limit_exceeded tokens with a message",
+				apiErr.StatusCode, apiErr.Code, apiErr.Type, apiErr.Message)
+		}
+		if got := apiErr.Response.Header.Get("Retry-After"); got != "0" {
+			t.Errorf("Retry-After = %q, want 0", got)
+		}
+	})
+
+	t.Run("go-openai does not retry", func(t *testing.T) {
+		t.Parallel()
+		sess := srv.NewSession(t)
+		sess.Chat("flaky").Reply(scenario.RateLimited()).Responds("second try")
+		client := goOpenAIClient(sess)
+		req := goopenai.ChatCompletionRequest{Model: replyModel, Messages: []goopenai.ChatCompletionMessage{{Role: "user", Content: "Hi"}}}
+		_, err := client.CreateChatCompletion(t.Context(), req)
+		var apiErr *goopenai.APIError
+		if !errors.As(err, &apiErr) {
+			t.Fatalf("err = %v (%T), want *APIError", err, err)
+		}
+		if apiErr.HTTPStatusCode != 429 || apiErr.Code != "rate_limit_exceeded" || apiErr.Type != "tokens" || apiErr.Message == "" {
+			t.Errorf("error = %d %v %q %q, want 429 rate_limit_exceeded tokens", apiErr.HTTPStatusCode, apiErr.Code, apiErr.Type, apiErr.Message)
+		}
+		resp, err := client.CreateChatCompletion(t.Context(), req)
+		if err != nil || resp.Choices[0].Message.Content != "second try" {
+			t.Errorf("the caller's own retry got %+v, %v", resp.Choices, err)
+		}
+	})
+
+	t.Run("server errors", func(t *testing.T) {
+		t.Parallel()
+		sess := srv.NewSession(t)
+		sess.Chat("down").
+			Fails(503, "", "The engine is overloaded.").
+			Fails(500, "", "")
+		client := clientFor(sess, "k")
+		_, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Hi"))
+		apiErr := asOpenAIError(t, err)
+		if apiErr.StatusCode != 503 || apiErr.Type != "server_error" || apiErr.Code != "" || apiErr.Message != "The engine is overloaded." {
+			t.Errorf("error = %d %q %q %q, want 503 server_error, no code, the scripted message",
+				apiErr.StatusCode, apiErr.Type, apiErr.Code, apiErr.Message)
+		}
+		_, err = goOpenAIClient(sess).CreateChatCompletion(t.Context(), goopenai.ChatCompletionRequest{Model: replyModel,
+			Messages: []goopenai.ChatCompletionMessage{{Role: "user", Content: "Hi"}}})
+		var goErr *goopenai.APIError
+		if !errors.As(err, &goErr) || goErr.HTTPStatusCode != 500 || goErr.Type != "server_error" || goErr.Message == "" {
+			t.Errorf("go-openai err = %#v, want 500 server_error with a message", err)
+		}
+		checkStatuses(t, sess, []int{503, 500}, []string{"server_error", "server_error"})
+	})
+
+	t.Run("fail twice then answer", func(t *testing.T) {
+		t.Parallel()
+		sess := srv.NewSession(t)
+		overloaded := scenario.Reply{Error: &scenario.Error{Status: 503, Headers: map[string]string{"Retry-After": "0"}}}
+		sess.Chat("overloaded").Reply(overloaded).Times(2).Then("third time lucky")
+		client := openai.NewClient(option.WithBaseURL(sess.BaseURL()), option.WithAPIKey("k"),
+			option.WithHTTPClient(sess.HTTPClient()))
+		resp, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Hi"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := resp.Choices[0].Message.Content; got != "third time lucky" {
+			t.Errorf("content = %q", got)
+		}
+		checkStatuses(t, sess, []int{503, 503, 200}, []string{"server_error", "server_error", ""})
+	})
+}
+
+// checkStatuses checks the status and error code of every journal entry.
+func checkStatuses(t *testing.T, sess *session.Session, statuses []int, codes []string) {
+	t.Helper()
+	entries := journalOf(t, sess, len(statuses))
+	if len(entries) != len(statuses) {
+		t.Fatalf("journal holds %d entries, want %d:\n%s", len(entries), len(statuses), llmtest.Transcript(sess))
+	}
+	for i, e := range entries {
+		if e.Status != statuses[i] || e.ErrorCode != codes[i] {
+			t.Errorf("entry %d: status %d code %q, want %d %q", i+1, e.Status, e.ErrorCode, statuses[i], codes[i])
+		}
+	}
+}
+
+func TestReplyOverrides(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t, llmtest.WithStrict())
+	sess := srv.NewSession(t)
+	sess.Chat("overrides").Reply(
+		scenario.Reply{Text: "cut sh", FinishReason: "length"},
+		scenario.Reply{Text: "counted", Usage: &scenario.Usage{PromptTokens: 1234, CompletionTokens: 56}},
+		scenario.Reply{Text: "pinned", Model: "gpt-4o-2024-08-06"},
+		scenario.Reply{Text: "counted", Usage: &scenario.Usage{PromptTokens: 1234, CompletionTokens: 56}},
+		scenario.Reply{Text: "cut sh", FinishReason: "length"},
+	)
+	client := clientFor(sess, "k")
+	ctx := t.Context()
+	newCall := func() *openai.ChatCompletion {
+		t.Helper()
+		resp, err := client.Chat.Completions.New(ctx, userTurn(replyModel, "Hi"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+
+	if r := newCall(); r.Choices[0].FinishReason != "length" || r.Choices[0].Message.Content != "cut sh" {
+		t.Errorf("finish_reason = %q content %q, want length", r.Choices[0].FinishReason, r.Choices[0].Message.Content)
+	}
+	if u := newCall().Usage; u.PromptTokens != 1234 || u.CompletionTokens != 56 || u.TotalTokens != 1290 {
+		t.Errorf("usage = %d+%d=%d, want 1234+56=1290", u.PromptTokens, u.CompletionTokens, u.TotalTokens)
+	}
+	if r := newCall(); r.Model != "gpt-4o-2024-08-06" {
+		t.Errorf("model = %q, want the override", r.Model)
+	}
+
+	params := userTurn(replyModel, "Hi")
+	params.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
+	acc, _ := streamText(t, client.Chat.Completions.NewStreaming(ctx, params))
+	if u := acc.Usage; u.PromptTokens != 1234 || u.CompletionTokens != 56 || u.TotalTokens != 1290 {
+		t.Errorf("streamed usage = %d+%d=%d, want 1234+56=1290", u.PromptTokens, u.CompletionTokens, u.TotalTokens)
+	}
+	acc, _ = streamText(t, client.Chat.Completions.NewStreaming(ctx, params))
+	if acc.Choices[0].FinishReason != "length" {
+		t.Errorf("streamed finish_reason = %q, want length", acc.Choices[0].FinishReason)
+	}
+}
+
+func TestTimesAndRepeat(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	sess := srv.NewSession(t)
+	sess.Chat("counted").When(scenario.UserContains("count")).Responds("again").Times(3).Then("last")
+	sess.Chat("forever").When(scenario.UserContains("loop")).Responds("first").Then("always").Repeat()
+	client := clientFor(sess, "k")
+	ask := func(user string) (string, error) {
+		t.Helper()
+		resp, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, user))
+		if err != nil {
+			return "", err
+		}
+		return resp.Choices[0].Message.Content, nil
+	}
+	if got := sess.Pending(); got != 6 {
+		t.Errorf("Pending = %d, want 6 (4 counted, 2 forever)", got)
+	}
+	var got []string
+	for range 4 {
+		text, err := ask("count")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, text)
+	}
+	if strings.Join(got, ",") != "again,again,again,last" {
+		t.Errorf("Times(3) then Then: %q", got)
+	}
+	_, err := ask("count")
+	if apiErr := asOpenAIError(t, err); apiErr.StatusCode != 400 || apiErr.Code != journal.NoScenarioCode {
+		t.Errorf("fifth request: %d %q, want 400 %s", apiErr.StatusCode, apiErr.Code, journal.NoScenarioCode)
+	}
+
+	got = nil
+	for range 5 {
+		text, err := ask("loop")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, text)
+	}
+	if strings.Join(got, ",") != "first,always,always,always,always" {
+		t.Errorf("Repeat: %q", got)
+	}
+	if got := sess.Pending(); got != 1 {
+		t.Errorf("Pending = %d, want 1: the repeating reply stays", got)
+	}
+	if r := sess.Assertions(); len(r.UnusedReplies) != 0 {
+		t.Errorf("unused replies = %v: a used repeating reply is not unused", r.UnusedReplies)
+	}
+}
+
+func TestWhenMatchers(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	sess := srv.NewSession(t)
+	sess.Chat("order").When(scenario.UserRegex(`^order #\d+$`)).Responds("order found").Repeat()
+	sess.Chat("pirate").When(scenario.SystemContains("pirate")).Responds("Arr!").Repeat()
+	sess.Chat("follow-up").When(scenario.All(scenario.Turn(2), scenario.Not(scenario.UserContains("bye")))).Responds("turn two").Repeat()
+	sess.Chat("farewell").When(scenario.Any(scenario.UserContains("bye"), scenario.UserEquals("ciao"))).Responds("goodbye").Repeat()
+	client := clientFor(sess, "k")
+
+	tests := []struct {
+		name     string
+		messages []openai.ChatCompletionMessageParamUnion
+		scenario string // "" for no match
+		reply    string
+	}{
+		{"regex", []openai.ChatCompletionMessageParamUnion{openai.UserMessage("order #42")}, "order", "order found"},
+		{"regex is anchored", []openai.ChatCompletionMessageParamUnion{openai.UserMessage("order #42 please")}, "", ""},
+		{"system prompt", []openai.ChatCompletionMessageParamUnion{openai.SystemMessage("Talk like a pirate."), openai.UserMessage("Hello")}, "pirate", "Arr!"},
+		{"developer prompt", []openai.ChatCompletionMessageParamUnion{openai.DeveloperMessage("You are a pirate."), openai.UserMessage("Hello")}, "pirate", "Arr!"},
+		{"second turn", []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Hi"), openai.AssistantMessage("Hello"), openai.UserMessage("What now?")}, "follow-up", "turn two"},
+		{"not excludes", []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Hi"), openai.AssistantMessage("Hello"), openai.UserMessage("bye then")}, "farewell", "goodbye"},
+		{"any, second alternative", []openai.ChatCompletionMessageParamUnion{openai.UserMessage("ciao")}, "farewell", "goodbye"},
+		{"first turn matches no turn matcher", []openai.ChatCompletionMessageParamUnion{openai.UserMessage("What now?")}, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, err := client.Chat.Completions.New(t.Context(), openai.ChatCompletionNewParams{Model: replyModel, Messages: tt.messages})
+			if tt.scenario == "" {
+				if apiErr := asOpenAIError(t, err); apiErr.Code != journal.NoScenarioCode {
+					t.Errorf("code = %q, want %s", apiErr.Code, journal.NoScenarioCode)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := resp.Choices[0].Message.Content; got != tt.reply {
+				t.Errorf("reply = %q, want %q", got, tt.reply)
+			}
+			last, _ := sess.Journal().Last()
+			if last.Scenario != tt.scenario {
+				t.Errorf("answered by %q, want %q", last.Scenario, tt.scenario)
+			}
+		})
+	}
+}
+
+// A Go responder computes its reply from the normalized request.
+func TestGoResponderComputesFromTheRequest(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t, llmtest.WithStrict())
+	sess := srv.NewSession(t)
+	sess.Chat("echo").Reply(scenario.Respond(func(r *scenario.Request) scenario.Reply {
+		var tools []string
+		for _, tool := range r.Tools {
+			tools = append(tools, tool.Name)
+		}
+		return scenario.Reply{
+			Text: fmt.Sprintf("model=%s system=%q user=%q turn=%d tools=%v stream=%t",
+				r.Model, r.System, r.LastUserText(), r.Turn, tools, r.Stream),
+			Usage: &scenario.Usage{PromptTokens: len(r.Messages), CompletionTokens: 1},
+		}
+	})).Times(2)
+	client := clientFor(sess, "k")
+	params := openai.ChatCompletionNewParams{
+		Model: replyModel,
+		Messages: []openai.ChatCompletionMessageParamUnion{openai.SystemMessage("Be brief."), openai.UserMessage("one"),
+			openai.AssistantMessage("1"), openai.UserMessage("two")},
+		Tools: []openai.ChatCompletionToolUnionParam{openai.ChatCompletionFunctionTool(openai.FunctionDefinitionParam{Name: "lookup"})},
+	}
+	resp, err := client.Chat.Completions.New(t.Context(), params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `model=gpt-4.1-mini system="Be brief." user="two" turn=2 tools=[lookup] stream=false`
+	if got := resp.Choices[0].Message.Content; got != want {
+		t.Errorf("reply = %q, want %q", got, want)
+	}
+	if resp.Usage.PromptTokens != 3 {
+		t.Errorf("prompt tokens = %d, want the responder's 3", resp.Usage.PromptTokens)
+	}
+	acc, _ := streamText(t, client.Chat.Completions.NewStreaming(t.Context(), params))
+	if got := acc.Choices[0].Message.Content; got != strings.Replace(want, "stream=false", "stream=true", 1) {
+		t.Errorf("streamed reply = %q", got)
+	}
+}
+
+// A responder that panics answers 500 llm_test_server_responder_failed
+// naming the scenario and the panic; the server stays up.
+func TestPanickingResponder(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	sess := srv.NewSession(t)
+	sess.Chat("broken").Reply(scenario.Respond(func(*scenario.Request) scenario.Reply { panic("index out of range in test") }))
+	sess.Chat("fine").Responds("still serving")
+	client := clientFor(sess, "k") // no retries: the 500 would be retried
+	_, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Hi"))
+	apiErr := asOpenAIError(t, err)
+	if apiErr.StatusCode != 500 || apiErr.Code != "llm_test_server_responder_failed" || apiErr.Type != "server_error" ||
+		!strings.Contains(apiErr.Message, `"broken"`) || !strings.Contains(apiErr.Message, "index out of range in test") {
+		t.Errorf("error = %d %q %q %q, want 500 llm_test_server_responder_failed naming the scenario and the panic",
+			apiErr.StatusCode, apiErr.Code, apiErr.Type, apiErr.Message)
+	}
+	resp, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Hi"))
+	if err != nil || resp.Choices[0].Message.Content != "still serving" {
+		t.Errorf("next request: %v, %v", resp, err)
+	}
+	checkStatuses(t, sess, []int{500, 200}, []string{"llm_test_server_responder_failed", ""})
+}
+
+// A request no scenario answers gets a 400 that SDKs do not retry, naming
+// the request and why each scenario passed; it is counted as unmatched.
+func TestNoMatchNamesTheScenariosTried(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	sess := srv.NewSession(t)
+	sess.Chat("greeting").When(scenario.UserContains("hello")).Responds("Hi!")
+	sess.Chat("once").Responds("used up")
+	client := openai.NewClient(option.WithBaseURL(sess.BaseURL()), option.WithAPIKey("k"),
+		option.WithHTTPClient(sess.HTTPClient())) // default retries: a 400 is not retried
+	if _, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "first")); err != nil {
+		t.Fatal(err)
+	}
+	_, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "What's the weather?"))
+	apiErr := asOpenAIError(t, err)
+	if apiErr.StatusCode != 400 || apiErr.Code != journal.NoScenarioCode || apiErr.Type != "invalid_request_error" {
+		t.Fatalf("error = %d %q %q, want 400 invalid_request_error %s", apiErr.StatusCode, apiErr.Type, apiErr.Code, journal.NoScenarioCode)
+	}
+	for _, want := range []string{`"What's the weather?"`, replyModel, `"greeting"`, `containing "hello"`, `"once"`, "all 1 replies used"} {
+		if !strings.Contains(apiErr.Message, want) {
+			t.Errorf("message %q does not mention %s", apiErr.Message, want)
+		}
+	}
+	r := sess.Assertions()
+	if r.UnmatchedTotal != 1 || len(r.Unmatched) != 1 || r.Unmatched[0].UserText != "What's the weather?" {
+		t.Errorf("report = %+v, want one unmatched request", r)
+	}
+	if n := sess.Journal().Len(); n != 2 {
+		t.Errorf("journal holds %d entries, want 2: the miss was retried", n)
+	}
+	rec := &recordingTB{}
+	if llmtest.CheckAssertions(rec, sess) {
+		t.Error("CheckAssertions passed a session with an unmatched request")
+	}
+	if msgs := rec.messages(); len(msgs) != 2 || !strings.Contains(strings.Join(msgs, "\n"), "What's the weather?") {
+		t.Errorf("CheckAssertions reported %q, want the unmatched request and greeting's unused reply", msgs)
+	}
+}
+
+func TestUnusedRepliesAreReported(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	sess := srv.NewSession(t)
+	sess.Chat("script").Responds("a").Then("b").Then("c")
+	sess.Chat("spare").When(scenario.UserContains("never")).Responds("x")
+	sess.Chat("looping").When(scenario.UserContains("never")).Responds("y").Repeat()
+	client := clientFor(sess, "k")
+	if _, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Hi")); err != nil {
+		t.Fatal(err)
+	}
+	r := sess.Assertions()
+	want := map[string]int{"script": 2, "spare": 1}
+	if fmt.Sprint(r.UnusedReplies) != fmt.Sprint(want) {
+		t.Errorf("UnusedReplies = %v, want %v (a repeating reply is never unused)", r.UnusedReplies, want)
+	}
+	rec := &recordingTB{}
+	if llmtest.CheckAssertions(rec, sess) {
+		t.Error("CheckAssertions passed with unused replies")
+	}
+	msgs := rec.messages()
+	if len(msgs) != 1 || !strings.Contains(msgs[0], `"script": 2`) || !strings.Contains(msgs[0], `"spare": 1`) {
+		t.Errorf("CheckAssertions reported %q", msgs)
+	}
+}
+
+// n asks for several choices; every choice carries the answer and usage
+// counts the completion tokens of all of them.
+func TestMultipleChoices(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	sess := srv.NewSession(t)
+	const text = "Two answers for the price of one."
+	sess.Chat("n").Responds(text).Repeat()
+	client := clientFor(sess, "k")
+	one, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Hi"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	params := userTurn(replyModel, "Hi")
+	params.N = openai.Int(2)
+	two, err := client.Chat.Completions.New(t.Context(), params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(two.Choices) != 2 {
+		t.Fatalf("%d choices, want 2", len(two.Choices))
+	}
+	for i, c := range two.Choices {
+		if c.Index != int64(i) || c.Message.Content != text || c.FinishReason != "stop" {
+			t.Errorf("choice %d = index %d %q %q", i, c.Index, c.Message.Content, c.FinishReason)
+		}
+	}
+	if two.Usage.CompletionTokens != 2*one.Usage.CompletionTokens || two.Usage.PromptTokens != one.Usage.PromptTokens {
+		t.Errorf("usage with n=2 = %+v, with n=1 = %+v; want twice the completion tokens", two.Usage, one.Usage)
+	}
+
+	params.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
+	acc, _ := streamText(t, client.Chat.Completions.NewStreaming(t.Context(), params))
+	if len(acc.Choices) != 2 || acc.Choices[0].Message.Content != text || acc.Choices[1].Message.Content != text {
+		t.Errorf("streamed choices = %+v, want two with the text", acc.Choices)
+	}
+	if acc.Usage.CompletionTokens != two.Usage.CompletionTokens {
+		t.Errorf("streamed completion tokens = %d, want %d", acc.Usage.CompletionTokens, two.Usage.CompletionTokens)
+	}
+}
+
+// WithStream sets the tokens per content chunk: 3 gives a third of the
+// chunks of the default 1.
+func TestStreamTokensPerChunk(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	const text = "The quick brown fox jumps over the lazy dog while the cat sleeps in the warm afternoon sun."
+	n := tokens.Count(replyModel, text)
+	for _, per := range []int{1, 3} {
+		t.Run(fmt.Sprint(per), func(t *testing.T) {
+			t.Parallel()
+			sess := srv.NewSession(t, session.WithStream(per, 0, 0))
+			sess.Chat("s").Responds(text)
+			client := clientFor(sess, "k")
+			acc, deltas := streamText(t, client.Chat.Completions.NewStreaming(t.Context(), userTurn(replyModel, "Hi")))
+			if got := acc.Choices[0].Message.Content; got != text {
+				t.Fatalf("content = %q", got)
+			}
+			if want := (n + per - 1) / per; len(deltas) != want {
+				t.Errorf("%d content chunks for %d tokens at %d per chunk, want %d: %q", len(deltas), n, per, want, deltas)
+			}
+			if per == 1 {
+				for i, d := range deltas {
+					if got := tokens.Count(replyModel, d); got != 1 {
+						t.Errorf("chunk %d %q holds %d tokens, want 1", i, d, got)
+					}
+				}
+			}
+		})
+	}
+}
+
+// A paced stream holds its first chunk back for the time to first token.
+// Only that lower bound is asserted: timing above it depends on the machine.
+func TestPacedStreamHoldsTheFirstChunk(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	const ttft = 30 * time.Millisecond
+	sess := srv.NewSession(t, session.WithStream(1, ttft, 0))
+	sess.Chat("s").Responds("Paced, but all of it arrives.")
+	client := clientFor(sess, "k")
+	start := time.Now()
+	s := client.Chat.Completions.NewStreaming(t.Context(), userTurn(replyModel, "Hi"))
+	defer s.Close()
+	if !s.Next() {
+		t.Fatalf("no first chunk: %v", s.Err())
+	}
+	if elapsed := time.Since(start); elapsed < ttft {
+		t.Errorf("first chunk after %v, want at least %v", elapsed, ttft)
+	}
+	var acc openai.ChatCompletionAccumulator
+	acc.AddChunk(s.Current())
+	for s.Next() {
+		acc.AddChunk(s.Current())
+	}
+	if err := s.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if got := acc.Choices[0].Message.Content; got != "Paced, but all of it arrives." {
+		t.Errorf("content = %q", got)
+	}
+}
+
+// A client that gives up before its reply is delivered puts the reply back
+// at the head of its queue, and its retry gets that same reply.
+func TestCancelledReplyGoesToTheRetry(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+
+	t.Run("held back", func(t *testing.T) {
+		t.Parallel()
+		sess := srv.NewSession(t)
+		// The delay only has to outlast the cancellation below, which
+		// happens as soon as the request holds the reply.
+		sess.Chat("slow").RespondsAfter(time.Second, "worth the wait").Then("second reply")
+		client := clientFor(sess, "k")
+		ctx, cancel := context.WithCancel(t.Context())
+		errc := make(chan error, 1)
+		go func() {
+			_, err := client.Chat.Completions.New(ctx, userTurn(replyModel, "Hi"))
+			errc <- err
+		}()
+		eventually(t, "the request holds the reply", func() bool { return sess.Pending() == 1 })
+		cancel()
+		if err := <-errc; !errors.Is(err, context.Canceled) {
+			t.Fatalf("cancelled call: %v, want context.Canceled", err)
+		}
+		retryGetsTheReply(t, sess, client, false, "worth the wait")
+	})
+
+	t.Run("mid-stream", func(t *testing.T) {
+		t.Parallel()
+		// 20 tokens a second: the rest of the stream takes about a second
+		// after the first chunk, far longer than the cancellation.
+		sess := srv.NewSession(t, session.WithStream(1, 0, 20))
+		const text = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen"
+		sess.Chat("slow").Responds(text).Then("second reply")
+		client := clientFor(sess, "k")
+		ctx, cancel := context.WithCancel(t.Context())
+		s := client.Chat.Completions.NewStreaming(ctx, userTurn(replyModel, "Hi"))
+		if !s.Next() {
+			t.Fatalf("no first chunk: %v", s.Err())
+		}
+		cancel()
+		for s.Next() {
+		}
+		if err := s.Err(); !errors.Is(err, context.Canceled) {
+			t.Errorf("cancelled stream: %v, want context.Canceled", err)
+		}
+		s.Close()
+		retryGetsTheReply(t, sess, client, true, text)
+	})
+}
+
+// retryGetsTheReply waits until the cancelled request is journaled (by then
+// its reply is back in the queue), retries and expects want.
+func retryGetsTheReply(t *testing.T, sess *session.Session, client openai.Client, stream bool, want string) {
+	t.Helper()
+	entries := journalOf(t, sess, 1)
+	if e := entries[0]; e.Status != 499 || e.ReplyText != "" || e.Scenario != "slow" {
+		t.Errorf("cancelled request journaled as %d %q from %q, want 499 with no reply text from slow", e.Status, e.ReplyText, e.Scenario)
+	}
+	if got := sess.Pending(); got != 2 {
+		t.Errorf("Pending after the cancel = %d, want 2", got)
+	}
+	var got string
+	if stream {
+		acc, _ := streamText(t, client.Chat.Completions.NewStreaming(t.Context(), userTurn(replyModel, "Hi")))
+		got = acc.Choices[0].Message.Content
+	} else {
+		resp, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Hi"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = resp.Choices[0].Message.Content
+	}
+	if got != want {
+		t.Errorf("retry got %q, want the reply the cancelled request held, %q", got, want)
+	}
+	if e := journalOf(t, sess, 2)[1]; e.Status != 200 || e.ReplyText != want {
+		t.Errorf("retry journaled as %d %q", e.Status, e.ReplyText)
+	}
+}
