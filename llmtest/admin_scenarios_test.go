@@ -406,4 +406,3 @@ func TestAdminScenariosNeedTheSessionsKey(t *testing.T) {
 		t.Errorf("Pending = %d, want 1", got)
 	}
 }
-
