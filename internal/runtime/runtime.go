@@ -66,6 +66,8 @@ type Runtime struct {
 	// conversations tracks generations by conversation identity; guarded by mu.
 	conversations map[string]*conversation
 	history       history // guarded by mu
+	// prefixes holds the prompt prefixes seen, for prompt caching; guarded by mu.
+	prefixes map[prefixKey]struct{}
 }
 
 // flight is one request in progress.
@@ -125,6 +127,7 @@ func (rt *Runtime) Reset() {
 	rt.ids = newIDSource()
 	clear(rt.conversations)
 	rt.history = history{}
+	rt.prefixes = nil
 	rt.journal.Reset()
 }
 

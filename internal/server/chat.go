@@ -121,11 +121,7 @@ func (h *handler) chatAnswer(x *exchange, req *openai.ChatRequest, norm *scenari
 	if a.Refusal != "" {
 		x.entry.ReplyText = a.Refusal
 	}
-	if reply.Usage != nil {
-		a.Usage = openai.NewUsage(reply.Usage.PromptTokens, reply.Usage.CompletionTokens)
-	} else {
-		a.Usage = openai.NewUsage(promptTokens(req.Model, norm), completionTokens(req.Model, a)*a.N)
-	}
+	a.Usage = usage(x.rt, norm, reply, completionTokens(req.Model, a.Text, a.Refusal, a.ToolCalls)*a.N)
 	return a
 }
 
@@ -140,36 +136,6 @@ func checkSchema(format *scenario.ResponseFormat, doc json.RawMessage) []string 
 		return []string{"the request's schema cannot be used: " + err.Error()}
 	}
 	return problems
-}
-
-// promptTokens counts a chat request's prompt: every message with the chat
-// format's overheads, and the offered tools' definitions.
-func promptTokens(model string, req *scenario.Request) int {
-	msgs := make([]tokens.Message, 0, len(req.Messages)+1)
-	if req.System != "" {
-		msgs = append(msgs, tokens.Message{Role: "system", Content: req.System})
-	}
-	for _, m := range req.Messages {
-		content := m.Content
-		for _, c := range m.ToolCalls {
-			content += c.Name + c.Arguments
-		}
-		msgs = append(msgs, tokens.Message{Role: m.Role, Name: m.Name, Content: content})
-	}
-	n := tokens.Chat(model, msgs)
-	for _, t := range req.Tools {
-		n += tokens.Count(model, t.Name) + tokens.Count(model, t.Description) + tokens.Count(model, string(t.Parameters))
-	}
-	return n
-}
-
-// completionTokens counts one choice of an answer.
-func completionTokens(model string, a *openai.ChatAnswer) int {
-	n := tokens.Count(model, a.Text) + tokens.Count(model, a.Refusal)
-	for _, c := range a.ToolCalls {
-		n += tokens.Count(model, c.Name) + tokens.Count(model, c.Arguments)
-	}
-	return n
 }
 
 // scriptedError renders a scripted error reply in the API's envelope,

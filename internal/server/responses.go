@@ -112,15 +112,7 @@ func (h *handler) responseAnswer(x *exchange, req *openai.ResponsesRequest, norm
 	if a.Refusal != "" {
 		x.entry.ReplyText = a.Refusal
 	}
-	if reply.Usage != nil {
-		a.Usage = openai.NewUsage(reply.Usage.PromptTokens, reply.Usage.CompletionTokens)
-		return a
-	}
-	completion := tokens.Count(req.Model, a.Text) + tokens.Count(req.Model, a.Refusal)
-	for _, c := range a.ToolCalls {
-		completion += tokens.Count(req.Model, c.Name) + tokens.Count(req.Model, c.Arguments)
-	}
-	a.Usage = openai.NewUsage(promptTokens(req.Model, norm), completion)
+	a.Usage = usage(x.rt, norm, reply, completionTokens(req.Model, a.Text, a.Refusal, reply.ToolCalls))
 	return a
 }
 

@@ -85,28 +85,3 @@ func Split(model, text string) []string {
 	}
 	return cachedSplit(EncodingFor(model), text)
 }
-
-// Per-message overheads of the chat format: every message is wrapped in
-// role markers, and every answer is primed with the assistant's.
-const (
-	tokensPerMessage = 3
-	tokensPerName    = 1
-	tokensPerReply   = 3
-)
-
-// Message is what Chat counts of one message.
-type Message struct {
-	Role, Name, Content string
-}
-
-// Chat returns the prompt tokens of a chat conversation.
-func Chat(model string, msgs []Message) int {
-	n := tokensPerReply
-	for _, m := range msgs {
-		n += tokensPerMessage + Count(model, m.Role) + Count(model, m.Content)
-		if m.Name != "" {
-			n += tokensPerName + Count(model, m.Name)
-		}
-	}
-	return n
-}
