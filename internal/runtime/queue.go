@@ -130,7 +130,13 @@ func (rt *Runtime) ReserveScripted(req *scenario.Request, declared string) *Rese
 // The caller holds mu.
 func (rt *Runtime) reserve(req *scenario.Request, declared string) (*Reservation, string) {
 	id, source := identify(req, declared)
-	rt.track(req, id, source)
+	if req.Endpoint.Conversational() {
+		rt.track(req, id, source)
+	} else {
+		// Embeddings inputs are no conversation: they must not move the
+		// generation of a chat that happens to open with the same text.
+		req.Conversation, req.ConversationSource, req.Generation, req.Turn = id, source, 1, req.UserTurns()
+	}
 	key := fmt.Sprintf("%s#%d", req.Conversation, req.Generation)
 	for _, q := range rt.queues {
 		p := q.pending(key)

@@ -23,17 +23,7 @@ func (h *handler) chat(x *exchange) response {
 		return response{err: err}
 	}
 	norm := req.Normalize()
-	x.recordRequest(norm)
-	if !x.rt.Serves(req.Model) {
-		return response{err: openai.ModelNotFound(req.Model)}
-	}
-	res, err := x.rt.Reserve(norm, x.r.Header.Get(HeaderConversation))
-	x.entry.Conversation, x.entry.Generation, x.entry.Turn = norm.Conversation, norm.Generation, norm.Turn
-	if err != nil {
-		return response{err: err}
-	}
-	x.entry.Scenario = res.Scenario
-	reply, refused := settle(x, res, norm)
+	res, reply, refused := x.answer(norm)
 	if refused != nil {
 		return *refused
 	}

@@ -145,6 +145,25 @@ func (h *handler) model(x *exchange, id string) response {
 	return response{json: openai.Models([]string{id}).Data[0]}
 }
 
+// answer finds the reply to a conversational request: it journals what the
+// request carries, checks the model, reserves the reply of the first
+// scenario that answers and settles it. It returns instead the response to
+// send when there is no reply to render.
+func (x *exchange) answer(norm *scenario.Request) (*runtime.Reservation, scenario.Reply, *response) {
+	x.recordRequest(norm)
+	if !x.rt.Serves(norm.Model) {
+		return nil, scenario.Reply{}, &response{err: openai.ModelNotFound(norm.Model)}
+	}
+	res, err := x.rt.Reserve(norm, x.r.Header.Get(HeaderConversation))
+	x.entry.Conversation, x.entry.Generation, x.entry.Turn = norm.Conversation, norm.Generation, norm.Turn
+	if err != nil {
+		return nil, scenario.Reply{}, &response{err: err}
+	}
+	x.entry.Scenario = res.Scenario
+	reply, refused := settle(x, res, norm)
+	return res, reply, refused
+}
+
 // settle turns a reservation into the reply to render: the scripted one,
 // or what its Go responder computes from req, held back for its delay. It
 // returns instead the response to send when there is no answer to render:
