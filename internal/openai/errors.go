@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 )
 
 // Error is an API error in OpenAI's envelope:
@@ -229,4 +230,11 @@ func PreviousResponseNotFound(id string) *Error {
 // keep.
 func ResponseNotFound(id string) *Error {
 	return invalidRequest(http.StatusNotFound, "", "", "Response with id '%s' not found.", id)
+}
+
+// NotAChatModel answers a conversational request for a model of another
+// kind, such as an embedding or video model, at the given endpoint path.
+func NotAChatModel(path string) *Error {
+	return invalidRequest(http.StatusNotFound, "", "model",
+		"This is not a chat model and thus not supported in the %s endpoint.", strings.TrimPrefix(path, "/"))
 }

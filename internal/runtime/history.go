@@ -19,6 +19,14 @@ type StoredResponse struct {
 	Input, Output []openai.Item
 	// Object is the response object as served, for GET.
 	Object any
+	// Stream renders the response as the event stream it was (or would
+	// have been) streamed as, for GET with stream=true.
+	Stream func() *openai.SSE
+
+	// prev links the response it continued. It keeps that response's items
+	// reachable after eviction or deletion, so a kept response can always
+	// be continued, however long its chain.
+	prev *StoredResponse
 }
 
 // history keeps the last capacity stored responses of a runtime, oldest
@@ -28,9 +36,13 @@ type history struct {
 	order []string // IDs in storing order; deleted ones are skipped
 }
 
-// StoreResponse keeps r, evicting the oldest responses beyond the history
-// capacity. A retired runtime keeps nothing.
-func (rt *Runtime) StoreResponse(r *StoredResponse) {
+// StoreResponse keeps r, continuing chain (the responses that lead to it,
+// as Chain returned them), and evicts the oldest responses beyond the
+// history capacity. A retired runtime keeps nothing.
+func (rt *Runtime) StoreResponse(r *StoredResponse, chain []*StoredResponse) {
+	if len(chain) > 0 {
+		r.prev = chain[len(chain)-1]
+	}
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	capacity := rt.settings.HistoryCapacity
@@ -87,22 +99,19 @@ func (rt *Runtime) DeleteResponse(id string) bool {
 	return ok
 }
 
-// Chain returns the stored responses that lead to id, oldest first, and
-// false if id or any response before it is no longer kept.
+// Chain returns the responses that lead to the kept response id, oldest
+// first and id's last, and false if id is not kept. Responses before id may
+// have been evicted or deleted meanwhile: id still continues them.
 func (rt *Runtime) Chain(id string) ([]*StoredResponse, bool) {
 	rt.mu.Lock()
-	defer rt.mu.Unlock()
+	r, ok := rt.history.byID[id]
+	rt.mu.Unlock()
+	if !ok {
+		return nil, false
+	}
 	var chain []*StoredResponse
-	for next := id; next != ""; {
-		r, ok := rt.history.byID[next]
-		if !ok {
-			return nil, false
-		}
+	for ; r != nil; r = r.prev {
 		chain = append(chain, r)
-		next = r.Previous
-		if len(chain) > len(rt.history.byID) {
-			return nil, false // a cycle cannot be built, but never loop on one
-		}
 	}
 	for i, j := 0, len(chain)-1; i < j; i, j = i+1, j-1 {
 		chain[i], chain[j] = chain[j], chain[i]

@@ -154,6 +154,9 @@ func (x *exchange) answer(norm *scenario.Request) (*runtime.Reservation, scenari
 	if !x.rt.Serves(norm.Model) {
 		return nil, scenario.Reply{}, &response{err: openai.ModelNotFound(norm.Model)}
 	}
+	if info, ok := openai.LookupModel(norm.Model); ok && info.Kind != openai.KindChat && info.Kind != openai.KindReasoning {
+		return nil, scenario.Reply{}, &response{err: openai.NotAChatModel(x.r.URL.Path)}
+	}
 	res, err := x.rt.Reserve(norm, x.r.Header.Get(HeaderConversation))
 	x.entry.Conversation, x.entry.Generation, x.entry.Turn = norm.Conversation, norm.Generation, norm.Turn
 	if err != nil {

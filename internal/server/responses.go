@@ -1,6 +1,8 @@
 package server
 
 import (
+	"encoding/json"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -56,19 +58,22 @@ func (h *handler) responses(x *exchange) response {
 		return *refused
 	}
 	answer := h.responseAnswer(x, req, norm, &reply, newID)
+	pacing := x.rt.Settings().Stream
+	render := func() *openai.SSE {
+		return answer.Stream(func(s string) []string { return tokens.Split(req.Model, s) }, pacing.TokensPerChunk)
+	}
 	out := response{reservation: res}
 	if req.Stores() {
 		stored := &runtime.StoredResponse{ID: answer.ID, Previous: req.PreviousResponseID,
-			Conversation: norm.Conversation, Input: input, Output: answer.OutputItems(), Object: answer.Object()}
-		out.delivered = func() { x.rt.StoreResponse(stored) }
+			Conversation: norm.Conversation, Input: input, Output: answer.OutputItems(), Object: answer.Object(),
+			Stream: render}
+		out.delivered = func() { x.rt.StoreResponse(stored, chain) }
 	}
 	if !req.Stream {
 		out.json = answer.Object()
 		return out
 	}
-	stream := x.rt.Settings().Stream
-	split := func(s string) []string { return tokens.Split(req.Model, s) }
-	out.sse, out.pacing = answer.Stream(split, stream.TokensPerChunk), stream
+	out.sse, out.pacing = render(), pacing
 	return out
 }
 
@@ -122,7 +127,10 @@ func (h *handler) responseByID(x *exchange, rest string) response {
 		if !ok {
 			return response{err: openai.ResponseNotFound(id)}
 		}
-		return response{json: stored.Object}
+		if !wantsStream(x.r) {
+			return response{json: stored.Object}
+		}
+		return replay(stored.Stream(), x.r.URL.Query().Get("starting_after"))
 	case x.r.Method == http.MethodDelete:
 		if !x.rt.DeleteResponse(id) {
 			return response{err: openai.ResponseNotFound(id)}
@@ -131,6 +139,45 @@ func (h *handler) responseByID(x *exchange, rest string) response {
 	default:
 		return response{err: openai.MethodNotAllowed(x.r.Method, x.r.URL.Path, "GET, DELETE")}
 	}
+}
+
+// wantsStream reports whether a GET of a response asks for its event
+// stream: the real API documents ?stream=true, and openai-go sends a JSON
+// body {"stream":true} on the GET instead.
+func wantsStream(r *http.Request) bool {
+	if r.URL.Query().Get("stream") == "true" {
+		return true
+	}
+	if r.Body == nil {
+		return false
+	}
+	var body struct {
+		Stream bool `json:"stream"`
+	}
+	b, err := io.ReadAll(io.LimitReader(r.Body, 4096))
+	return err == nil && json.Unmarshal(b, &body) == nil && body.Stream
+}
+
+// replay answers a streamed GET of a stored response: its events after the
+// sequence number startingAfter (all of them when it is empty). Sequence
+// numbers count the events from 0.
+func replay(sse *openai.SSE, startingAfter string) response {
+	if startingAfter == "" {
+		return response{sse: sse}
+	}
+	n, err := strconv.Atoi(startingAfter)
+	if err != nil || n < 0 {
+		return response{err: openai.InvalidType("starting_after", "a non-negative integer", "another value")}
+	}
+	if n >= len(sse.Ends)-1 {
+		n = len(sse.Ends) - 2 // keep the terminal event
+	}
+	cut := sse.Ends[n]
+	rest := &openai.SSE{Body: sse.Body[cut:]}
+	for _, end := range sse.Ends[n+1:] {
+		rest.Ends = append(rest.Ends, end-cut)
+	}
+	return response{sse: rest}
 }
 
 // inputItems lists the input items of a stored response, paged like the

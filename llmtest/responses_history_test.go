@@ -1,0 +1,374 @@
+package llmtest_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/llmtestserver/llmtestserver/llmtest"
+	"github.com/llmtestserver/llmtestserver/session"
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/responses"
+	goopenai "github.com/sashabaranov/go-openai"
+)
+
+// rsObject decodes a response's raw JSON for comparison.
+func rsObject(t *testing.T, raw string) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(raw), &m); err != nil {
+		t.Fatalf("response %q: %v", raw, err)
+	}
+	return m
+}
+
+// GET /v1/responses/{id} returns the response as it was served, streamed or
+// not; DELETE forgets it, after which chaining from it fails.
+func TestResponsesRetrieveAndDelete(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	sess := srv.NewSession(t)
+	sess.Chat("any").Responds("Stored answer.").Repeat()
+	client := clientFor(sess, "k")
+	goClient := rsGoClient(sess)
+	ctx := t.Context()
+
+	made := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString("Keep this"),
+		Metadata: map[string]string{"case": "get"}}, false)
+	got, err := client.Responses.Get(ctx, made.ID, responses.ResponseGetParams{})
+	if err != nil {
+		t.Fatalf("Get: %v", err)
+	}
+	if !reflect.DeepEqual(rsObject(t, got.RawJSON()), rsObject(t, made.RawJSON())) {
+		t.Errorf("GET returned\n %s\nwant the response as served\n %s", got.RawJSON(), made.RawJSON())
+	}
+	goGot, err := goClient.RetrieveResponse(ctx, made.ID)
+	if err != nil || goGot.ID != made.ID || goGot.GetOutputText() != "Stored answer." || goGot.Metadata["case"] != "get" {
+		t.Errorf("go-openai RetrieveResponse: %v, %+v", err, goGot)
+	}
+
+	streamed := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString("Keep this too")}, true)
+	got, err = client.Responses.Get(ctx, streamed.ID, responses.ResponseGetParams{})
+	if err != nil {
+		t.Fatalf("Get streamed: %v", err)
+	}
+	if !reflect.DeepEqual(rsObject(t, got.RawJSON()), rsObject(t, streamed.RawJSON())) {
+		t.Errorf("GET of a streamed response returned\n %s\nwant the response.completed one\n %s", got.RawJSON(), streamed.RawJSON())
+	}
+
+	if err := client.Responses.Delete(ctx, made.ID); err != nil {
+		t.Fatalf("Delete: %v", err)
+	}
+	_, err = client.Responses.Get(ctx, made.ID, responses.ResponseGetParams{})
+	rsWantError(t, "GET after DELETE", err, http.StatusNotFound, "", "")
+	err = client.Responses.Delete(ctx, made.ID)
+	rsWantError(t, "second DELETE", err, http.StatusNotFound, "", "")
+	_, err = client.Responses.New(ctx, responses.ResponseNewParams{Model: rsModel, Input: rsString("Go on"),
+		PreviousResponseID: openai.String(made.ID)})
+	apiErr := rsWantError(t, "chaining from a deleted response", err, http.StatusBadRequest, "previous_response_not_found", "previous_response_id")
+	if !strings.Contains(apiErr.Message, made.ID) {
+		t.Errorf("message %q does not name %s", apiErr.Message, made.ID)
+	}
+
+	deleted, err := goClient.DeleteResponse(ctx, streamed.ID)
+	if err != nil || deleted.ID != streamed.ID || deleted.Object != "response" || !deleted.Deleted {
+		t.Errorf("go-openai DeleteResponse: %v, %+v, want {%s response true}", err, deleted, streamed.ID)
+	}
+	_, err = goClient.RetrieveResponse(ctx, streamed.ID)
+	rsWantGoError(t, "go-openai GET after DELETE", err, http.StatusNotFound, "", "")
+	_, err = goClient.CreateResponse(ctx, goopenai.CreateResponseRequest{Model: rsModel, Input: "Go on", PreviousResponseID: streamed.ID})
+	rsWantGoError(t, "go-openai chaining from a deleted response", err, http.StatusBadRequest, "previous_response_not_found", "previous_response_id")
+
+	const unknown = "resp_doesnotexist"
+	_, err = client.Responses.Get(ctx, unknown, responses.ResponseGetParams{})
+	apiErr = rsWantError(t, "GET of an unknown id", err, http.StatusNotFound, "", "")
+	if !strings.Contains(apiErr.Message, unknown) {
+		t.Errorf("message %q does not name %s", apiErr.Message, unknown)
+	}
+	_, err = goClient.RetrieveResponse(ctx, unknown)
+	rsWantGoError(t, "go-openai GET of an unknown id", err, http.StatusNotFound, "", "")
+}
+
+// rsListedItem is an input item as input_items lists it.
+type rsListedItem struct {
+	ID      string `json:"id"`
+	Type    string `json:"type"`
+	Role    string `json:"role"`
+	Content []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	} `json:"content"`
+}
+
+func rsListed(t *testing.T, raw string) rsListedItem {
+	t.Helper()
+	var it rsListedItem
+	if err := json.Unmarshal([]byte(raw), &it); err != nil || len(it.Content) != 1 {
+		t.Fatalf("item %s: %v", raw, err)
+	}
+	return it
+}
+
+// The input items of a response page with openai-go's auto-pager, in both
+// orders, and with go-openai page by page.
+func TestResponsesInputItemsPaging(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	sess := srv.NewSession(t)
+	sess.Chat("long").Responds("Read them all.")
+	client := clientFor(sess, "k")
+	ctx := t.Context()
+
+	const n = 30
+	var input []responses.ResponseInputItemUnionParam
+	for i := range n {
+		role := responses.EasyInputMessageRoleUser
+		if i%2 == 1 {
+			role = responses.EasyInputMessageRoleAssistant
+		}
+		input = append(input, responses.ResponseInputItemParamOfMessage(fmt.Sprintf("item %d", i), role))
+	}
+	r := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsItems(input...)}, false)
+
+	list := func(order responses.InputItemListParamsOrder) []rsListedItem {
+		t.Helper()
+		before := sess.Journal().Len()
+		pager := client.Responses.InputItems.ListAutoPaging(ctx, r.ID, responses.InputItemListParams{
+			Limit: openai.Int(10), Order: order})
+		var items []rsListedItem
+		for pager.Next() {
+			items = append(items, rsListed(t, pager.Current().RawJSON()))
+		}
+		if err := pager.Err(); err != nil {
+			t.Fatalf("order %q: %v", order, err)
+		}
+		if pages := sess.Journal().Len() - before; pages != 3 {
+			t.Errorf("order %q: %d page requests, want 3 (has_more false on the last)", order, pages)
+		}
+		return items
+	}
+	asc := list(responses.InputItemListParamsOrderAsc)
+	if len(asc) != n {
+		t.Fatalf("ascending listing has %d items, want %d", len(asc), n)
+	}
+	ids := map[string]bool{}
+	for i, it := range asc {
+		wantRole, wantPart := "user", "input_text"
+		if i%2 == 1 {
+			wantRole, wantPart = "assistant", "output_text"
+		}
+		if it.Type != "message" || it.Role != wantRole || it.Content[0].Type != wantPart || it.Content[0].Text != fmt.Sprintf("item %d", i) {
+			t.Errorf("item %d = %+v, want the %s message %q", i, it, wantRole, fmt.Sprintf("item %d", i))
+		}
+		if !strings.HasPrefix(it.ID, "msg_") || ids[it.ID] {
+			t.Errorf("item %d id %q: want a fresh msg_ id", i, it.ID)
+		}
+		ids[it.ID] = true
+	}
+	desc := list(responses.InputItemListParamsOrderDesc)
+	byDefault := list("")
+	slices.Reverse(desc)
+	slices.Reverse(byDefault)
+	if !reflect.DeepEqual(desc, asc) || !reflect.DeepEqual(byDefault, asc) {
+		t.Errorf("descending (explicit or default) listing is not the ascending one reversed")
+	}
+
+	goClient := rsGoClient(sess)
+	var goIDs []string
+	after := ""
+	for page := 0; ; page++ {
+		l, err := goClient.ListResponseInputItems(ctx, r.ID, goopenai.ResponseInputItemsListOptions{Limit: 7, Order: "asc", After: after})
+		if err != nil {
+			t.Fatalf("go-openai page %d: %v", page, err)
+		}
+		if l.Object != "list" || len(l.Data) == 0 || len(l.Data) > 7 {
+			t.Fatalf("go-openai page %d: %+v", page, l)
+		}
+		for _, d := range l.Data {
+			goIDs = append(goIDs, d.(map[string]any)["id"].(string))
+		}
+		if l.FirstID != goIDs[len(goIDs)-len(l.Data)] || l.LastID != goIDs[len(goIDs)-1] {
+			t.Errorf("page %d: first_id %q last_id %q do not name its ends", page, l.FirstID, l.LastID)
+		}
+		if !l.HasMore {
+			break
+		}
+		after = l.LastID
+	}
+	for i, id := range goIDs {
+		if i >= len(asc) || id != asc[i].ID {
+			t.Fatalf("go-openai paged ids %v differ from openai-go's", goIDs)
+		}
+	}
+	if len(goIDs) != n {
+		t.Errorf("go-openai paged %d items, want %d", len(goIDs), n)
+	}
+}
+
+// store:false answers but keeps nothing.
+func TestResponsesStoreFalseKeepsNothing(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	sess := srv.NewSession(t)
+	sess.Chat("any").Responds("Not kept.").Repeat()
+	client := clientFor(sess, "k")
+	ctx := t.Context()
+	for _, stream := range []bool{false, true} {
+		r := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString("Forget me"),
+			Store: openai.Bool(false)}, stream)
+		if r.OutputText() != "Not kept." || rsObject(t, r.RawJSON())["store"] != false {
+			t.Errorf("stream %v: text %q store %v, want the answer with store false", stream, r.OutputText(), rsObject(t, r.RawJSON())["store"])
+		}
+		_, err := client.Responses.Get(ctx, r.ID, responses.ResponseGetParams{})
+		rsWantError(t, "GET of an unstored response", err, http.StatusNotFound, "", "")
+		_, err = client.Responses.InputItems.List(ctx, r.ID, responses.InputItemListParams{})
+		rsWantError(t, "input_items of an unstored response", err, http.StatusNotFound, "", "")
+		_, err = client.Responses.New(ctx, responses.ResponseNewParams{Model: rsModel, Input: rsString("Go on"),
+			PreviousResponseID: openai.String(r.ID)})
+		rsWantError(t, "chaining from an unstored response", err, http.StatusBadRequest, "previous_response_not_found", "previous_response_id")
+	}
+}
+
+// Every session keeps its own history: a response of one is unknown to the
+// other, and deleting it in one leaves the other's alone.
+func TestResponsesHistoryIsolation(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	a, b := srv.NewSession(t), srv.NewSession(t)
+	a.Chat("a").Responds("From A.").Repeat()
+	b.Chat("b").Responds("From B.").Repeat()
+	clientA, clientB := clientFor(a, "k"), clientFor(b, "k")
+	ctx := t.Context()
+
+	rA := rsRespond(t, clientA, responses.ResponseNewParams{Model: rsModel, Input: rsString("Hi")}, false)
+	_, err := clientB.Responses.Get(ctx, rA.ID, responses.ResponseGetParams{})
+	rsWantError(t, "B retrieves A's response", err, http.StatusNotFound, "", "")
+	_, err = clientB.Responses.New(ctx, responses.ResponseNewParams{Model: rsModel, Input: rsString("Go on"),
+		PreviousResponseID: openai.String(rA.ID)})
+	rsWantError(t, "B chains from A's response", err, http.StatusBadRequest, "previous_response_not_found", "previous_response_id")
+	err = clientB.Responses.Delete(ctx, rA.ID)
+	rsWantError(t, "B deletes A's response", err, http.StatusNotFound, "", "")
+
+	// IDs are deterministic per session, so B's first response may well
+	// have A's ID: each session must still answer with its own.
+	rB := rsRespond(t, clientB, responses.ResponseNewParams{Model: rsModel, Input: rsString("Hi")}, false)
+	gotA, errA := clientA.Responses.Get(ctx, rA.ID, responses.ResponseGetParams{})
+	gotB, errB := clientB.Responses.Get(ctx, rB.ID, responses.ResponseGetParams{})
+	if errA != nil || errB != nil || gotA.OutputText() != "From A." || gotB.OutputText() != "From B." {
+		t.Fatalf("A got %v %q, B got %v %q: each session must keep its own response", errA, gotA.OutputText(), errB, gotB.OutputText())
+	}
+	if err := clientA.Responses.Delete(ctx, rA.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := clientB.Responses.Get(ctx, rB.ID, responses.ResponseGetParams{}); err != nil || got.OutputText() != "From B." {
+		t.Errorf("after A deleted its response, B's: %v %q", err, got.OutputText())
+	}
+	r := rsRespond(t, clientB, responses.ResponseNewParams{Model: rsModel, Input: rsString("Go on"),
+		PreviousResponseID: openai.String(rB.ID)}, false)
+	if r.PreviousResponseID != rB.ID {
+		t.Errorf("B chains from its own response: previous %q", r.PreviousResponseID)
+	}
+}
+
+// A session keeps at most its history capacity of responses, evicting the
+// oldest.
+func TestResponsesHistoryEvictsAtCapacity(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	sess := srv.NewSession(t, session.WithHistory(2))
+	sess.Chat("any").Responds("ok").Repeat()
+	client := clientFor(sess, "k")
+	ctx := t.Context()
+	var ids []string
+	for i := range 3 {
+		r := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString(fmt.Sprint("question ", i))}, i == 1)
+		ids = append(ids, r.ID)
+	}
+	_, err := client.Responses.Get(ctx, ids[0], responses.ResponseGetParams{})
+	rsWantError(t, "GET of the evicted response", err, http.StatusNotFound, "", "")
+	_, err = client.Responses.New(ctx, responses.ResponseNewParams{Model: rsModel, Input: rsString("Go on"),
+		PreviousResponseID: openai.String(ids[0])})
+	rsWantError(t, "chaining from the evicted response", err, http.StatusBadRequest, "previous_response_not_found", "previous_response_id")
+	for _, id := range ids[1:] {
+		if _, err := client.Responses.Get(ctx, id, responses.ResponseGetParams{}); err != nil {
+			t.Errorf("GET of kept response %s: %v", id, err)
+		}
+	}
+	r := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString("Go on"),
+		PreviousResponseID: openai.String(ids[2])}, false)
+	if r.PreviousResponseID != ids[2] {
+		t.Errorf("chaining from a kept response: previous %q", r.PreviousResponseID)
+	}
+	// That fourth response evicted the second.
+	_, err = client.Responses.Get(ctx, ids[1], responses.ResponseGetParams{})
+	rsWantError(t, "GET of the second response after a fourth", err, http.StatusNotFound, "", "")
+}
+
+// Reset forgets the stored responses.
+func TestResponsesResetClearsHistory(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	sess := srv.NewSession(t)
+	sess.Chat("any").Responds("ok").Repeat()
+	client := clientFor(sess, "k")
+	ctx := t.Context()
+	r := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString("Remember")}, false)
+	if _, err := client.Responses.Get(ctx, r.ID, responses.ResponseGetParams{}); err != nil {
+		t.Fatalf("GET before Reset: %v", err)
+	}
+	sess.Reset()
+	_, err := client.Responses.Get(ctx, r.ID, responses.ResponseGetParams{})
+	rsWantError(t, "GET after Reset", err, http.StatusNotFound, "", "")
+	_, err = client.Responses.New(ctx, responses.ResponseNewParams{Model: rsModel, Input: rsString("Go on"),
+		PreviousResponseID: openai.String(r.ID)})
+	rsWantError(t, "chaining after Reset", err, http.StatusBadRequest, "previous_response_not_found", "previous_response_id")
+}
+
+// openai-go's GetStreaming (a GET with the JSON body {"stream":true}) and
+// GET ?stream=true replay a stored response as its event stream, as
+// wire.md §3 and §8.4 ask.
+func TestResponsesGetStreamingReplaysTheResponse(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	sess := srv.NewSession(t)
+	sess.Chat("any").Responds("Replay me.")
+	client := clientFor(sess, "k")
+	r := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString("Hi")}, false)
+
+	raw := call(t, http.MethodGet, sess.BaseURL()+"/responses/"+r.ID+"?stream=true", "", selectorOf(sess)...)
+	if ct := raw.header.Get("Content-Type"); raw.status != http.StatusOK || !strings.HasPrefix(ct, "text/event-stream") {
+		t.Errorf("GET ?stream=true: %d %s, want 200 text/event-stream", raw.status, ct)
+	}
+	s := rsCollect(t, client.Responses.GetStreaming(t.Context(), r.ID, responses.ResponseGetParams{}))
+	if s.completed.ID != r.ID || !reflect.DeepEqual(rsShapeOf(&s.completed), rsShapeOf(r)) {
+		t.Errorf("replayed response %s, want %s", s.completed.RawJSON(), r.RawJSON())
+	}
+}
+
+// Chaining from a response the session still keeps works even when an
+// older link of its chain was evicted: GET finds the response, so chaining
+// from it must too.
+func TestResponsesChainFromAKeptResponseSurvivesEviction(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	sess := srv.NewSession(t, session.WithHistory(2))
+	sess.Chat("any").Responds("ok").Repeat()
+	client := clientFor(sess, "k")
+	ctx := t.Context()
+	r := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString("Turn 1")}, false)
+	for i := 2; i <= 3; i++ {
+		r = rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString(fmt.Sprint("Turn ", i)),
+			PreviousResponseID: openai.String(r.ID)}, false)
+	}
+	if _, err := client.Responses.Get(ctx, r.ID, responses.ResponseGetParams{}); err != nil {
+		t.Fatalf("GET of the newest response: %v", err)
+	}
+	if _, err := client.Responses.New(ctx, responses.ResponseNewParams{Model: rsModel, Input: rsString("Turn 4"),
+		PreviousResponseID: openai.String(r.ID)}); err != nil {
+		t.Errorf("chaining from the kept response %s: %v", r.ID, err)
+	}
+}

@@ -1,0 +1,659 @@
+package llmtest_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/llmtestserver/llmtestserver/journal"
+	"github.com/llmtestserver/llmtestserver/llmtest"
+	"github.com/llmtestserver/llmtestserver/scenario"
+	"github.com/llmtestserver/llmtestserver/session"
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/packages/ssestream"
+	"github.com/openai/openai-go/v3/responses"
+	goopenai "github.com/sashabaranov/go-openai"
+)
+
+// rsModel is the model the Responses tests talk to.
+const rsModel = "gpt-4.1-mini"
+
+// rsString is a plain-text input.
+func rsString(text string) responses.ResponseNewParamsInputUnion {
+	return responses.ResponseNewParamsInputUnion{OfString: openai.String(text)}
+}
+
+// rsItems is an input of items.
+func rsItems(items ...responses.ResponseInputItemUnionParam) responses.ResponseNewParamsInputUnion {
+	return responses.ResponseNewParamsInputUnion{OfInputItemList: responses.ResponseInputParam(items)}
+}
+
+// rsCallOutput is a function_call_output item answering callID.
+func rsCallOutput(callID, output string) responses.ResponseInputItemUnionParam {
+	item := responses.ResponseInputItemParamOfFunctionCallOutput(output)
+	item.OfFunctionCallOutput.CallID = openai.String(callID)
+	return item
+}
+
+// rsWeatherTools offers the get_weather function.
+func rsWeatherTools() []responses.ToolUnionParam {
+	return []responses.ToolUnionParam{responses.ToolParamOfFunction("get_weather", map[string]any{
+		"type":       "object",
+		"properties": map[string]any{"city": map[string]any{"type": "string"}, "unit": map[string]any{"type": "string"}},
+		"required":   []string{"city"},
+	}, false)}
+}
+
+// rsGoClient returns a go-openai client that talks to sess.
+func rsGoClient(sess *session.Session) *goopenai.Client {
+	cfg := goopenai.DefaultConfig("k")
+	cfg.BaseURL = sess.BaseURL()
+	cfg.HTTPClient = sess.HTTPClient()
+	return goopenai.NewClientWithConfig(cfg)
+}
+
+// rsJournal returns the journal once it holds n entries: a request is
+// journaled after its answer is written.
+func rsJournal(t *testing.T, sess *session.Session, n int) []journal.Entry {
+	t.Helper()
+	eventually(t, fmt.Sprintf("the journal holds %d entries", n), func() bool { return sess.Journal().Len() >= n })
+	return sess.Journal().Entries()
+}
+
+// rsWantError checks that err is openai-go's API error with this status,
+// code and param ("" for null).
+func rsWantError(t *testing.T, what string, err error, status int, code, param string) *openai.Error {
+	t.Helper()
+	var apiErr *openai.Error
+	if !errors.As(err, &apiErr) {
+		t.Fatalf("%s: err = %v (%T), want *openai.Error %d", what, err, err, status)
+	}
+	if apiErr.StatusCode != status || apiErr.Code != code || apiErr.Param != param || apiErr.Type != "invalid_request_error" {
+		t.Errorf("%s: error %d type %q code %q param %q (%s), want %d invalid_request_error code %q param %q",
+			what, apiErr.StatusCode, apiErr.Type, apiErr.Code, apiErr.Param, apiErr.Message, status, code, param)
+	}
+	return apiErr
+}
+
+// rsWantGoError checks that err is go-openai's API error with this status,
+// code and param ("" for null).
+func rsWantGoError(t *testing.T, what string, err error, status int, code, param string) *goopenai.APIError {
+	t.Helper()
+	var apiErr *goopenai.APIError
+	if !errors.As(err, &apiErr) {
+		t.Fatalf("%s: err = %v (%T), want *goopenai.APIError %d", what, err, err, status)
+	}
+	gotCode, _ := apiErr.Code.(string)
+	gotParam := ""
+	if apiErr.Param != nil {
+		gotParam = *apiErr.Param
+	}
+	if apiErr.HTTPStatusCode != status || gotCode != code || gotParam != param {
+		t.Errorf("%s: go-openai error %d code %v param %q (%s), want %d code %q param %q",
+			what, apiErr.HTTPStatusCode, apiErr.Code, gotParam, apiErr.Message, status, code, param)
+	}
+	return apiErr
+}
+
+// rsItem is an output item without its IDs.
+type rsItem struct {
+	Type, Role, Status, Text, Name, Arguments string
+}
+
+// rsShape is a response without IDs and timestamps: what a streamed and a
+// non-streamed answer to the same conversation must agree on.
+type rsShape struct {
+	Object, Status, Model              string
+	Items                              []rsItem
+	InputTokens, OutputTokens, Total   int64
+	Chained                            bool
+	Tools                              []string
+	Format                             string
+	HasCompletedAt, HasConversationRef bool
+}
+
+func rsShapeOf(r *responses.Response) rsShape {
+	s := rsShape{Object: string(r.Object), Status: string(r.Status), Model: r.Model,
+		InputTokens: r.Usage.InputTokens, OutputTokens: r.Usage.OutputTokens, Total: r.Usage.TotalTokens,
+		Chained: r.PreviousResponseID != "", Format: r.Text.Format.Type,
+		HasCompletedAt: r.CompletedAt > 0, HasConversationRef: r.Conversation.ID != ""}
+	for _, tool := range r.Tools {
+		s.Tools = append(s.Tools, tool.Type+":"+tool.Name)
+	}
+	for _, it := range r.Output {
+		item := rsItem{Type: it.Type, Role: it.Role, Status: it.Status}
+		switch it.Type {
+		case "message":
+			for _, c := range it.AsMessage().Content {
+				item.Text += c.Text + c.Refusal
+			}
+		case "function_call":
+			fc := it.AsFunctionCall()
+			item.Name, item.Arguments = fc.Name, fc.Arguments
+		}
+		s.Items = append(s.Items, item)
+	}
+	return s
+}
+
+// rsStreamed is what a Responses stream delivered, read with openai-go.
+type rsStreamed struct {
+	types     []string
+	completed responses.Response
+	// deltas are the text and argument deltas per item ID, concatenated.
+	deltas map[string]string
+}
+
+// rsCollect reads a whole openai-go Responses stream, checking the framing
+// the SDK leaves to its caller: sequence numbers from 0, created first,
+// completed last and once, and that every item's deltas add up to the item
+// the output_item.done event carries.
+func rsCollect(t *testing.T, stream *ssestream.Stream[responses.ResponseStreamEventUnion]) rsStreamed {
+	t.Helper()
+	defer stream.Close()
+	s := rsStreamed{deltas: map[string]string{}}
+	completed := 0
+	for stream.Next() {
+		ev := stream.Current()
+		if ev.SequenceNumber != int64(len(s.types)) {
+			t.Errorf("event %d (%s) has sequence_number %d", len(s.types), ev.Type, ev.SequenceNumber)
+		}
+		s.types = append(s.types, ev.Type)
+		switch e := ev.AsAny().(type) {
+		case responses.ResponseTextDeltaEvent:
+			s.deltas[e.ItemID] += e.Delta
+		case responses.ResponseFunctionCallArgumentsDeltaEvent:
+			s.deltas[e.ItemID] += e.Delta
+		case responses.ResponseOutputItemDoneEvent:
+			var whole string
+			switch e.Item.Type {
+			case "message":
+				for _, c := range e.Item.AsMessage().Content {
+					whole += c.Text
+				}
+			case "function_call":
+				whole = e.Item.AsFunctionCall().Arguments
+			}
+			if got := s.deltas[e.Item.ID]; got != whole {
+				t.Errorf("item %s: deltas add up to %q, output_item.done carries %q", e.Item.ID, got, whole)
+			}
+		case responses.ResponseCompletedEvent:
+			completed++
+			s.completed = e.Response
+		}
+	}
+	if err := stream.Err(); err != nil {
+		t.Fatalf("stream: %v", err)
+	}
+	if len(s.types) < 3 || s.types[0] != "response.created" || s.types[1] != "response.in_progress" ||
+		s.types[len(s.types)-1] != "response.completed" || completed != 1 {
+		t.Fatalf("event types %v: want response.created, response.in_progress … one response.completed last", s.types)
+	}
+	return s
+}
+
+// rsRespond answers params through openai-go, streamed or not, and returns
+// the response object: the body, or the response.completed event's.
+func rsRespond(t *testing.T, client openai.Client, params responses.ResponseNewParams, stream bool) *responses.Response {
+	t.Helper()
+	if !stream {
+		r, err := client.Responses.New(t.Context(), params)
+		if err != nil {
+			t.Fatalf("Responses.New: %v", err)
+		}
+		return r
+	}
+	s := rsCollect(t, client.Responses.NewStreaming(t.Context(), params))
+	return &s.completed
+}
+
+// rsToolLoop runs a three-request tool loop over the Responses API on a
+// fresh session, chained with previous_response_id: the question gets a
+// function_call, its function_call_output gets the answer, and a follow-up
+// question gets another answer. It checks each response and the journal and
+// returns the shapes of the three responses.
+func rsToolLoop(t *testing.T, srv *llmtest.Server, stream bool) []rsShape {
+	t.Helper()
+	sess := srv.NewSession(t, session.UseModel(rsModel))
+	sess.Chat("weather-followup").When(scenario.UserContains("tomorrow")).Responds("Tomorrow looks rainy.")
+	sess.Chat("weather-answer").When(scenario.HasToolResult("get_weather")).Responds("It is 18°C and sunny in Paris.")
+	sess.Chat("weather-ask").When(scenario.ToolOffered("get_weather")).CallsTool("get_weather", `{"city":"Paris","unit":"celsius"}`)
+	client := clientFor(sess, "k")
+
+	r1 := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Tools: rsWeatherTools(),
+		Input: rsString("What is the weather in Paris?")}, stream)
+	if len(r1.Output) != 1 || r1.Output[0].Type != "function_call" {
+		t.Fatalf("first answer output = %s, want one function_call", r1.RawJSON())
+	}
+	call := r1.Output[0].AsFunctionCall()
+	if !strings.HasPrefix(call.CallID, "call_") || !strings.HasPrefix(call.ID, "fc_") ||
+		call.Name != "get_weather" || call.Arguments != `{"city":"Paris","unit":"celsius"}` || call.Status != "completed" {
+		t.Errorf("function call = %+v, want call_… fc_… get_weather with the scripted arguments", call)
+	}
+	if !strings.HasPrefix(r1.ID, "resp_") || r1.PreviousResponseID != "" || r1.OutputText() != "" {
+		t.Errorf("first response id %q previous %q text %q", r1.ID, r1.PreviousResponseID, r1.OutputText())
+	}
+
+	r2 := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Tools: rsWeatherTools(),
+		PreviousResponseID: openai.String(r1.ID), Input: rsItems(rsCallOutput(call.CallID, "18C, sunny"))}, stream)
+	if r2.OutputText() != "It is 18°C and sunny in Paris." || r2.PreviousResponseID != r1.ID || r2.ID == r1.ID {
+		t.Errorf("second response: text %q previous %q id %q, want the answer chained to %q", r2.OutputText(), r2.PreviousResponseID, r2.ID, r1.ID)
+	}
+
+	r3 := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel,
+		PreviousResponseID: openai.String(r2.ID), Input: rsString("And tomorrow?")}, stream)
+	if r3.OutputText() != "Tomorrow looks rainy." || r3.PreviousResponseID != r2.ID {
+		t.Errorf("third response: text %q previous %q, want the follow-up chained to %q", r3.OutputText(), r3.PreviousResponseID, r2.ID)
+	}
+
+	entries := rsJournal(t, sess, 3)
+	if len(entries) != 3 {
+		t.Fatalf("journal holds %d entries, want 3", len(entries))
+	}
+	conv := entries[0].Conversation
+	wantScenarios := []string{"weather-ask", "weather-answer", "weather-followup"}
+	for i, e := range entries {
+		if e.Status != http.StatusOK || e.Path != "/v1/responses" || e.Stream != stream || e.Scenario != wantScenarios[i] {
+			t.Errorf("entry %d: %d %s stream %v scenario %q, want 200 /v1/responses stream %v %q",
+				i+1, e.Status, e.Path, e.Stream, e.Scenario, stream, wantScenarios[i])
+		}
+		if conv == "" || e.Conversation != conv || e.Generation != 1 {
+			t.Errorf("entry %d: conversation %q generation %d, want the chain's %q generation 1", i+1, e.Conversation, e.Generation, conv)
+		}
+		if want := []int{1, 1, 2}[i]; e.Turn != want {
+			t.Errorf("entry %d: turn %d, want %d (a tool result is no new user turn)", i+1, e.Turn, want)
+		}
+	}
+	if tc := entries[0].ToolCalls; len(tc) != 1 || tc[0].ID != call.CallID || tc[0].Name != "get_weather" {
+		t.Errorf("journaled tool calls %+v, want the call %s", tc, call.CallID)
+	}
+	wantResult := []journal.ToolResult{{CallID: call.CallID, Name: "get_weather", Content: "18C, sunny"}}
+	if !reflect.DeepEqual(entries[1].ToolResults, wantResult) {
+		t.Errorf("journaled tool results %+v, want %+v", entries[1].ToolResults, wantResult)
+	}
+	if entries[1].UserText != "What is the weather in Paris?" || entries[2].UserText != "And tomorrow?" {
+		t.Errorf("user texts %q, %q: the chain's user messages are the request's", entries[1].UserText, entries[2].UserText)
+	}
+	if sess.Pending() != 0 {
+		t.Errorf("%d scripted replies unused", sess.Pending())
+	}
+	return []rsShape{rsShapeOf(r1), rsShapeOf(r2), rsShapeOf(r3)}
+}
+
+// A tool-calling loop over the Responses API, chained with
+// previous_response_id, streamed and not: both give the same responses but
+// for IDs and timestamps.
+func TestResponsesToolLoopChainedByPreviousResponseID(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	plain := rsToolLoop(t, srv, false)
+	streamed := rsToolLoop(t, srv, true)
+	if !reflect.DeepEqual(plain, streamed) {
+		t.Errorf("streamed responses differ from non-streamed ones:\n plain    %+v\n streamed %+v", plain, streamed)
+	}
+	if plain[0].Status != "completed" || plain[0].InputTokens == 0 || plain[0].OutputTokens == 0 ||
+		plain[0].Total != plain[0].InputTokens+plain[0].OutputTokens || !plain[0].HasCompletedAt {
+		t.Errorf("first response %+v: want completed with usage", plain[0])
+	}
+	if plain[1].InputTokens <= plain[0].InputTokens {
+		t.Errorf("input tokens %d then %d: the chain's history must count", plain[0].InputTokens, plain[1].InputTokens)
+	}
+	if !slices.Equal(plain[0].Tools, []string{"function:get_weather"}) || plain[2].Tools != nil {
+		t.Errorf("tools echoed %v and %v, want the offered function then none", plain[0].Tools, plain[2].Tools)
+	}
+}
+
+// One scenario, kept with Repeat, answers Chat Completions and the
+// Responses API alike, through both SDKs.
+func TestResponsesAndChatShareAScenario(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	sess := srv.NewSession(t)
+	const answer = "Same answer everywhere."
+	sess.Chat("both").When(scenario.UserContains("hello")).Responds(answer).Repeat()
+	client := clientFor(sess, "k")
+	ctx := t.Context()
+
+	chat, err := client.Chat.Completions.New(ctx, userTurn(rsModel, "hello chat"))
+	if err != nil || chat.Choices[0].Message.Content != answer {
+		t.Fatalf("chat completion: %v, %+v", err, chat)
+	}
+	if r := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString("hello responses")}, false); r.OutputText() != answer {
+		t.Errorf("Responses: %q", r.OutputText())
+	}
+	if r := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString("hello stream")}, true); r.OutputText() != answer {
+		t.Errorf("streamed Responses: %q", r.OutputText())
+	}
+	goClient := rsGoClient(sess)
+	goResp, err := goClient.CreateResponse(ctx, goopenai.CreateResponseRequest{Model: rsModel, Input: "hello go-openai"})
+	if err != nil || goResp.GetOutputText() != answer {
+		t.Errorf("go-openai CreateResponse: %v, %q", err, goResp.GetOutputText())
+	}
+	goChat, err := goClient.CreateChatCompletion(ctx, goopenai.ChatCompletionRequest{Model: rsModel,
+		Messages: []goopenai.ChatCompletionMessage{{Role: "user", Content: "hello again"}}})
+	if err != nil || goChat.Choices[0].Message.Content != answer {
+		t.Errorf("go-openai chat: %v", err)
+	}
+
+	entries := rsJournal(t, sess, 5)
+	paths := make([]string, len(entries))
+	for i, e := range entries {
+		paths[i] = e.Path
+		if e.Scenario != "both" || e.ReplyText != answer {
+			t.Errorf("entry %d: scenario %q reply %q, want the shared scenario", i+1, e.Scenario, e.ReplyText)
+		}
+	}
+	want := []string{"/v1/chat/completions", "/v1/responses", "/v1/responses", "/v1/responses", "/v1/chat/completions"}
+	if !slices.Equal(paths, want) {
+		t.Errorf("paths %v, want %v", paths, want)
+	}
+}
+
+// goResponseItems decodes go-openai's untyped output items.
+func goResponseItems(t *testing.T, output []any) []goopenai.ResponseOutputItem {
+	t.Helper()
+	b, err := json.Marshal(output)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var items []goopenai.ResponseOutputItem
+	if err := json.Unmarshal(b, &items); err != nil {
+		t.Fatalf("output %s: %v", b, err)
+	}
+	return items
+}
+
+// go-openai decodes our Responses answers, plain and streamed, through a
+// tool loop chained with previous_response_id.
+func TestResponsesDecodeInGoOpenAI(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	ctx := t.Context()
+	tools := []goopenai.ResponseTool{goopenai.NewResponseFunctionTool(goopenai.FunctionDefinition{
+		Name: "get_weather", Parameters: map[string]any{"type": "object", "properties": map[string]any{"city": map[string]any{"type": "string"}}},
+	})}
+	for _, stream := range []bool{false, true} {
+		t.Run(fmt.Sprint("stream=", stream), func(t *testing.T) {
+			t.Parallel()
+			sess := srv.NewSession(t)
+			sess.Chat("answer").When(scenario.HasToolResult("get_weather")).Responds("Sunny <and> warm & dry.")
+			sess.Chat("ask").When(scenario.ToolOffered("get_weather")).CallsTool("get_weather", `{"city":"Paris"}`)
+			client := rsGoClient(sess)
+			create := func(req goopenai.CreateResponseRequest) goopenai.CreateResponseResponse {
+				t.Helper()
+				if !stream {
+					r, err := client.CreateResponse(ctx, req)
+					if err != nil {
+						t.Fatalf("CreateResponse: %v", err)
+					}
+					return r
+				}
+				return goCollect(t, ctx, client, req)
+			}
+			r1 := create(goopenai.CreateResponseRequest{Model: rsModel, Input: "Weather in Paris?", Tools: tools})
+			items := goResponseItems(t, r1.Output)
+			if r1.Status != goopenai.ResponseStatusCompleted || r1.Created == 0 || len(items) != 1 || items[0].Type != "function_call" ||
+				items[0].Name != "get_weather" || items[0].Arguments != `{"city":"Paris"}` || !strings.HasPrefix(items[0].CallID, "call_") {
+				t.Fatalf("first response %+v with items %+v, want one get_weather call", r1, items)
+			}
+			if r1.Usage == nil || r1.Usage.InputTokens == 0 || r1.Usage.TotalTokens != r1.Usage.InputTokens+r1.Usage.OutputTokens {
+				t.Errorf("usage %+v", r1.Usage)
+			}
+			r2 := create(goopenai.CreateResponseRequest{Model: rsModel, PreviousResponseID: r1.ID, Tools: tools,
+				Input: []any{goopenai.ResponseFunctionCallOutput{Type: "function_call_output", CallID: items[0].CallID, Output: "sunny"}}})
+			if r2.GetOutputText() != "Sunny <and> warm & dry." || r2.PreviousResponseID != r1.ID || r2.Conversation != nil {
+				t.Errorf("second response: text %q previous %q conversation %+v", r2.GetOutputText(), r2.PreviousResponseID, r2.Conversation)
+			}
+			if r2.CompletedAt == nil || *r2.CompletedAt < r2.Created {
+				t.Errorf("completed_at %v, created_at %d", r2.CompletedAt, r2.Created)
+			}
+		})
+	}
+}
+
+// goCollect reads a go-openai Responses stream to io.EOF: every event must
+// decode, the deltas must add up to the items, and the response.completed
+// event's response is returned.
+func goCollect(t *testing.T, ctx context.Context, client *goopenai.Client, req goopenai.CreateResponseRequest) goopenai.CreateResponseResponse {
+	t.Helper()
+	stream, err := client.CreateResponseStream(ctx, req)
+	if err != nil {
+		t.Fatalf("CreateResponseStream: %v", err)
+	}
+	defer stream.Close()
+	var completed *goopenai.CreateResponseResponse
+	deltas := map[string]string{}
+	for n := 0; ; n++ {
+		ev, err := stream.Recv()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("event %d: %v", n, err)
+		}
+		if len(ev.Raw) == 0 || ev.SequenceNumber != n {
+			t.Errorf("event %d (%s): sequence_number %d, raw %q", n, ev.Type, ev.SequenceNumber, ev.Raw)
+		}
+		switch ev.Type {
+		case "response.output_text.delta", "response.function_call_arguments.delta":
+			deltas[ev.ItemID] += ev.Delta
+		case "response.output_text.done":
+			if deltas[ev.ItemID] != ev.Text {
+				t.Errorf("text deltas %q, done %q", deltas[ev.ItemID], ev.Text)
+			}
+		case "response.function_call_arguments.done":
+			if deltas[ev.ItemID] != ev.Arguments {
+				t.Errorf("argument deltas %q, done %q", deltas[ev.ItemID], ev.Arguments)
+			}
+		case "response.completed":
+			if completed != nil || ev.Response == nil {
+				t.Fatalf("response.completed twice or without a response: %s", ev.Raw)
+			}
+			completed = ev.Response
+		}
+	}
+	if completed == nil {
+		t.Fatal("the stream ended without response.completed")
+	}
+	return *completed
+}
+
+// Malformed conversations are refused with the API's errors, as both SDKs
+// parse them, before any scripted reply is used.
+func TestResponsesValidationThroughTheSDKs(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	sess := srv.NewSession(t)
+	sess.Chat("ask").When(scenario.ToolOffered("get_weather")).CallsTool("get_weather", `{"city":"Paris"}`)
+	sess.Chat("text").When(scenario.Not(scenario.ToolOffered("get_weather"))).Responds("Plain text.").Repeat()
+	client := clientFor(sess, "k")
+	goClient := rsGoClient(sess)
+	ctx := t.Context()
+	withCall := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Tools: rsWeatherTools(), Input: rsString("Weather?")}, false)
+	plain := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString("Hi")}, false)
+	callID := withCall.Output[0].AsFunctionCall().CallID
+	pending := sess.Pending()
+
+	cases := []struct {
+		name    string
+		params  responses.ResponseNewParams
+		goReq   *goopenai.CreateResponseRequest
+		status  int
+		code    string
+		param   string
+		message string
+	}{
+		{
+			name:   "function_call_output with an unknown call_id",
+			params: responses.ResponseNewParams{Model: rsModel, Input: rsItems(rsCallOutput("call_unknown", "42"))},
+			goReq: &goopenai.CreateResponseRequest{Model: rsModel, Input: []any{goopenai.ResponseFunctionCallOutput{
+				Type: "function_call_output", CallID: "call_unknown", Output: "42"}}},
+			status: 400, param: "input", message: "No tool call found for function call output with call_id call_unknown",
+		},
+		{
+			name: "function_call_output quoting no call of the chain",
+			params: responses.ResponseNewParams{Model: rsModel, PreviousResponseID: openai.String(plain.ID),
+				Input: rsItems(rsCallOutput("call_unknown", "42"))},
+			status: 400, param: "input", message: "call_unknown",
+		},
+		{
+			name: "function_call without output in the input",
+			params: responses.ResponseNewParams{Model: rsModel, Input: rsItems(
+				responses.ResponseInputItemParamOfMessage("Weather?", responses.EasyInputMessageRoleUser),
+				responses.ResponseInputItemParamOfFunctionCall(`{"city":"Rome"}`, "call_open", "get_weather"))},
+			goReq: &goopenai.CreateResponseRequest{Model: rsModel, Input: []any{
+				map[string]any{"role": "user", "content": "Weather?"},
+				map[string]any{"type": "function_call", "call_id": "call_open", "name": "get_weather", "arguments": "{}"}}},
+			status: 400, param: "input", message: "No tool output found for function call call_open",
+		},
+		{
+			name: "function_call of the chain left without output",
+			params: responses.ResponseNewParams{Model: rsModel, PreviousResponseID: openai.String(withCall.ID),
+				Input: rsString("Never mind the weather.")},
+			goReq:  &goopenai.CreateResponseRequest{Model: rsModel, PreviousResponseID: withCall.ID, Input: "Never mind."},
+			status: 400, param: "input", message: "No tool output found for function call " + callID,
+		},
+		{
+			name: "conversation and previous_response_id together",
+			params: responses.ResponseNewParams{Model: rsModel, PreviousResponseID: openai.String(plain.ID),
+				Conversation: responses.ResponseNewParamsConversationUnion{OfString: openai.String("conv_1")}, Input: rsString("Hi")},
+			goReq:  &goopenai.CreateResponseRequest{Model: rsModel, PreviousResponseID: plain.ID, Conversation: "conv_1", Input: "Hi"},
+			status: 400, param: "conversation", message: "Mutually exclusive",
+		},
+		{
+			name:   "missing model",
+			params: responses.ResponseNewParams{Input: rsString("Hi")},
+			goReq:  &goopenai.CreateResponseRequest{Input: "Hi"},
+			status: 400, code: "missing_required_parameter", param: "model",
+		},
+	}
+	for _, tc := range cases {
+		_, err := client.Responses.New(ctx, tc.params)
+		apiErr := rsWantError(t, tc.name, err, tc.status, tc.code, tc.param)
+		if !strings.Contains(apiErr.Message, tc.message) {
+			t.Errorf("%s: message %q does not contain %q", tc.name, apiErr.Message, tc.message)
+		}
+		if tc.goReq != nil {
+			_, err := goClient.CreateResponse(ctx, *tc.goReq)
+			rsWantGoError(t, "go-openai: "+tc.name, err, tc.status, tc.code, tc.param)
+		}
+	}
+	if got := sess.Pending(); got != pending {
+		t.Errorf("refused requests used replies: %d pending, want %d", got, pending)
+	}
+	for _, e := range sess.Journal().Entries()[2:] {
+		if e.Status != http.StatusBadRequest || e.Scenario != "" {
+			t.Errorf("journal entry %+v, want a refused request", e)
+		}
+	}
+	// The chain with the open call still continues once the call is answered.
+	r := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, PreviousResponseID: openai.String(withCall.ID),
+		Input: rsItems(rsCallOutput(callID, "sunny"))}, false)
+	if r.OutputText() != "Plain text." {
+		t.Errorf("answered chain: %q", r.OutputText())
+	}
+}
+
+// text.format json_schema with a JSON reply: the reply is the output text,
+// the format is echoed, and a reply that fails the schema is recorded.
+func TestResponsesStructuredOutput(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	sess := srv.NewSession(t)
+	type weather struct {
+		City  string  `json:"city"`
+		Temp  float64 `json:"temp"`
+		Sunny bool    `json:"sunny"`
+	}
+	sess.Chat("weather").RespondsJSON(weather{City: "Paris", Temp: 21.5, Sunny: true}).
+		RespondsJSON(map[string]any{"city": "Paris", "temp": "warm"})
+	client := clientFor(sess, "k")
+	params := func(stream bool) responses.ResponseNewParams {
+		return responses.ResponseNewParams{Model: rsModel, Input: rsString(fmt.Sprint("Weather in Paris? stream=", stream)),
+			Text: responses.ResponseTextConfigParam{Format: responses.ResponseFormatTextConfigUnionParam{
+				OfJSONSchema: &responses.ResponseFormatTextJSONSchemaConfigParam{Name: "weather", Strict: openai.Bool(true),
+					Schema: map[string]any{
+						"type": "object",
+						"properties": map[string]any{
+							"city": map[string]any{"type": "string"}, "temp": map[string]any{"type": "number"}, "sunny": map[string]any{"type": "boolean"},
+						},
+						"required":             []string{"city", "temp", "sunny"},
+						"additionalProperties": false,
+					}}}}}
+	}
+	r := rsRespond(t, client, params(false), false)
+	var got weather
+	if err := json.Unmarshal([]byte(r.OutputText()), &got); err != nil || got != (weather{"Paris", 21.5, true}) {
+		t.Errorf("output %q decodes to %+v (%v)", r.OutputText(), got, err)
+	}
+	if f := r.Text.Format; f.Type != "json_schema" || f.Name != "weather" || !f.Strict || f.Schema["type"] != "object" {
+		t.Errorf("text.format echoed as %+v", f)
+	}
+	r = rsRespond(t, client, params(true), true)
+	if r.OutputText() != `{"city":"Paris","temp":"warm"}` {
+		t.Errorf("non-conforming reply changed: %q", r.OutputText())
+	}
+	entries := rsJournal(t, sess, 2)
+	if len(entries[0].SchemaErrors) != 0 || len(entries[1].SchemaErrors) == 0 {
+		t.Errorf("schema errors %q then %q, want none then some", entries[0].SchemaErrors, entries[1].SchemaErrors)
+	}
+	if rep := sess.Assertions(); rep.SchemaMismatchTotal != 1 || len(rep.SchemaMismatches) != 1 || rep.SchemaMismatches[0].Seq != entries[1].Seq {
+		t.Errorf("report %+v, want the second request as the one schema mismatch", rep)
+	}
+}
+
+// A stateless tool loop: with store:false nothing can be chained, so the
+// client sends the whole conversation every time, echoing the output items
+// it got; the conversation is still recognized from its opening.
+func TestResponsesStatelessToolLoop(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	sess := srv.NewSession(t)
+	sess.Chat("more").When(scenario.UserContains("More")).Responds("More sun.")
+	sess.Chat("answer").When(scenario.HasToolResult("get_weather")).Responds("Sunny.")
+	sess.Chat("ask").When(scenario.ToolOffered("get_weather")).CallsTool("get_weather", `{"city":"Paris"}`)
+	client := clientFor(sess, "k")
+	history := []responses.ResponseInputItemUnionParam{
+		responses.ResponseInputItemParamOfMessage("Weather?", responses.EasyInputMessageRoleUser)}
+	next := func(tools []responses.ToolUnionParam) *responses.Response {
+		t.Helper()
+		r := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Tools: tools, Store: openai.Bool(false),
+			Input: rsItems(history...)}, false)
+		for _, it := range r.Output {
+			switch it.Type {
+			case "function_call":
+				fc := it.AsFunctionCall()
+				item := responses.ResponseInputItemParamOfFunctionCall(fc.Arguments, fc.CallID, fc.Name)
+				item.OfFunctionCall.ID = openai.String(fc.ID)
+				history = append(history, item, rsCallOutput(fc.CallID, "sunny"))
+			case "message":
+				msg := it.AsMessage().ToParam()
+				history = append(history, responses.ResponseInputItemUnionParam{OfOutputMessage: &msg})
+			}
+		}
+		return r
+	}
+	if r := next(rsWeatherTools()); r.Output[0].Type != "function_call" {
+		t.Fatalf("first answer %s, want a function call", r.RawJSON())
+	}
+	if r := next(rsWeatherTools()); r.OutputText() != "Sunny." {
+		t.Errorf("second answer %q", r.OutputText())
+	}
+	history = append(history, responses.ResponseInputItemParamOfMessage("More?", responses.EasyInputMessageRoleUser))
+	if r := next(nil); r.OutputText() != "More sun." {
+		t.Errorf("third answer %q", r.OutputText())
+	}
+	entries := rsJournal(t, sess, 3)
+	for i, e := range entries {
+		if e.Conversation != entries[0].Conversation || e.Generation != 1 || e.Turn != []int{1, 1, 2}[i] {
+			t.Errorf("entry %d: conversation %s/%d turn %d, want one conversation, turns 1, 1, 2", i+1, e.Conversation, e.Generation, e.Turn)
+		}
+	}
+}
