@@ -56,6 +56,12 @@ type Error struct {
 	Message string `json:"message,omitempty"`
 	// Headers are extra response headers, such as Retry-After.
 	Headers map[string]string `json:"headers,omitempty"`
+	// InStream delivers the error inside the stream of a streaming request,
+	// after its 200, as the real API reports trouble that starts once a
+	// stream is under way: an error event in a Chat Completions stream,
+	// response.failed in a Responses stream. Requests that do not stream
+	// get the HTTP error.
+	InStream bool `json:"in_stream,omitempty"`
 }
 
 // Usage is a token-count override.
@@ -124,6 +130,13 @@ func Fail(status int, code, message string) Reply {
 func RateLimited() Reply {
 	return Reply{Error: &Error{Status: http.StatusTooManyRequests, Code: "rate_limit_exceeded", Type: "tokens",
 		Headers: map[string]string{"Retry-After": "0"}}}
+}
+
+// FailStream answers a streaming request with a 200 whose stream fails at
+// once with code and message (a Chat Completions error event, a Responses
+// response.failed); a request that does not stream gets a 500 instead.
+func FailStream(code, message string) Reply {
+	return Reply{Error: &Error{Status: http.StatusInternalServerError, Code: code, Message: message, InStream: true}}
 }
 
 // Respond computes the reply from the request with fn. It works in-process

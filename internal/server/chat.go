@@ -27,6 +27,13 @@ func (h *handler) chat(x *exchange) response {
 	if refused != nil {
 		return *refused
 	}
+	if reply.Error != nil {
+		// A failure inside the stream: a 200 whose only event is the error.
+		e := scriptedError(reply.Error)
+		x.entry.ErrorCode = e.JournalCode()
+		event := openai.ErrorEvent(e)
+		return response{sse: &openai.SSE{Body: event, Ends: []int{len(event)}}, reservation: res}
+	}
 	answer := h.chatAnswer(x, req, norm, &reply)
 	if !req.Stream {
 		return response{json: answer.Completion(), reservation: res}

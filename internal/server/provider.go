@@ -181,7 +181,7 @@ func settle(x *exchange, res *runtime.Reservation, req *scenario.Request) (scena
 		res.Rollback()
 		return reply, &response{err: clientGone()}
 	}
-	if reply.Error != nil {
+	if reply.Error != nil && !(reply.Error.InStream && req.Stream) {
 		return reply, &response{err: scriptedError(reply.Error), reservation: res}
 	}
 	return reply, nil

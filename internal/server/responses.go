@@ -58,6 +58,12 @@ func (h *handler) responses(x *exchange) response {
 		return *refused
 	}
 	answer := h.responseAnswer(x, req, norm, &reply, newID)
+	if reply.Error != nil {
+		// A failure inside the stream: response.failed after the 200.
+		e := scriptedError(reply.Error)
+		x.entry.ErrorCode = e.JournalCode()
+		answer.Failure = &openai.ResponseError{Code: e.JournalCode(), Message: e.Message}
+	}
 	pacing := x.rt.Settings().Stream
 	render := func() *openai.SSE {
 		return answer.Stream(func(s string) []string { return tokens.Split(req.Model, s) }, pacing.TokensPerChunk)
