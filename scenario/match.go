@@ -295,5 +295,6 @@ func Any(ms ...Match) Match { return Match{Any: ms} }
 func Not(m Match) Match { return Match{Not: &m} }
 
 // Func matches requests for which pred returns true. It works in-process
-// only.
+// only, and runs while the session picks a reply under its lock: pred must
+// not call the session's methods.
 func Func(pred func(*Request) bool) Match { return Match{Func: pred} }

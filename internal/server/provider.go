@@ -11,7 +11,6 @@ import (
 	"github.com/llmtestserver/llmtestserver/internal/openai"
 	"github.com/llmtestserver/llmtestserver/internal/runtime"
 	"github.com/llmtestserver/llmtestserver/journal"
-	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
 // statusClientClosed is what the journal records for a request whose client
@@ -67,13 +66,14 @@ func (h *handler) serveProvider(w http.ResponseWriter, r *http.Request, rt *runt
 	w.Header().Set("Openai-Processing-Ms", strconv.FormatInt(rt.Now().Sub(x.entry.Time).Milliseconds(), 10))
 	status, finish := deliver(ctx, w, &res)
 	x.entry.Status = status
-	if superseded(ctx) {
-		// Deleted mid-stream: the stream just stops, and nothing is recorded.
-		return
-	}
 	// The last bytes go out only once the request is on record, so a client
 	// that has its answer can rely on the journal (and history) showing it.
 	defer finish()
+	if superseded(ctx) {
+		// Deleted while answering: what was written completes (a paced
+		// stream just stops), and nothing is recorded.
+		return
+	}
 	if res.err != nil {
 		x.entry.ErrorCode = res.err.JournalCode()
 	}
@@ -143,46 +143,4 @@ func (h *handler) model(x *exchange, id string) response {
 		return response{err: openai.ModelNotFound(id)}
 	}
 	return response{json: openai.Models([]string{id}).Data[0]}
-}
-
-// answer finds the reply to a conversational request: it journals what the
-// request carries, checks the model, reserves the reply of the first
-// scenario that answers and settles it. It returns instead the response to
-// send when there is no reply to render.
-func (x *exchange) answer(norm *scenario.Request) (*runtime.Reservation, scenario.Reply, *response) {
-	x.recordRequest(norm)
-	if !x.rt.Serves(norm.Model) {
-		return nil, scenario.Reply{}, &response{err: openai.ModelNotFound(norm.Model)}
-	}
-	if info, ok := openai.LookupModel(norm.Model); ok && info.Kind != openai.KindChat && info.Kind != openai.KindReasoning {
-		return nil, scenario.Reply{}, &response{err: openai.NotAChatModel(x.r.URL.Path)}
-	}
-	res, err := x.rt.Reserve(norm, x.r.Header.Get(HeaderConversation))
-	x.entry.Conversation, x.entry.Generation, x.entry.Turn = norm.Conversation, norm.Generation, norm.Turn
-	if err != nil {
-		return nil, scenario.Reply{}, &response{err: err}
-	}
-	x.entry.Scenario = res.Scenario
-	reply, refused := settle(x, res, norm)
-	return res, reply, refused
-}
-
-// settle turns a reservation into the reply to render: the scripted one,
-// or what its Go responder computes from req, held back for its delay. It
-// returns instead the response to send when there is no answer to render:
-// the client left during the delay (the reply goes back to its queue), the
-// responder failed, or the reply is a scripted error.
-func settle(x *exchange, res *runtime.Reservation, req *scenario.Request) (scenario.Reply, *response) {
-	reply, err := resolve(res, req)
-	if err != nil {
-		return reply, &response{err: err, reservation: res}
-	}
-	if werr := runtime.Wait(x.ctx, reply.Delay); werr != nil {
-		res.Rollback()
-		return reply, &response{err: clientGone()}
-	}
-	if reply.Error != nil && !(reply.Error.InStream && req.Stream) {
-		return reply, &response{err: scriptedError(reply.Error), reservation: res}
-	}
-	return reply, nil
 }
