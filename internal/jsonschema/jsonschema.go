@@ -39,6 +39,7 @@ type SchemaError struct {
 	Problem string
 }
 
+// Error implements error.
 func (e *SchemaError) Error() string {
 	return fmt.Sprintf("invalid schema at %s: %s", display(e.Pointer), e.Problem)
 }
