@@ -78,6 +78,17 @@ func benchChatLoop(b *testing.B, client openai.Client) {
 // request with, so the bare server can send the same bytes.
 func benchCompletionBody(b *testing.B) []byte {
 	b.Helper()
+	body := benchCapture(b, false, func(sess *session.Session) { benchScript(sess, 1) })
+	if !strings.Contains(string(body), `"chat.completion"`) {
+		b.Fatalf("reference request: body %s", body)
+	}
+	return body
+}
+
+// benchCapture sends the benchmark request once to a session that script
+// prepares, streaming or not, and returns the raw body of the 200.
+func benchCapture(b *testing.B, stream bool, script func(*session.Session)) []byte {
+	b.Helper()
 	srv, err := llmtest.New()
 	if err != nil {
 		b.Fatal(err)
@@ -88,9 +99,10 @@ func benchCompletionBody(b *testing.B) []byte {
 		b.Fatal(err)
 	}
 	defer sess.Close()
-	benchScript(sess, 1)
+	script(sess)
 	reqBody, err := json.Marshal(map[string]any{
 		"model":    benchModel,
+		"stream":   stream,
 		"messages": []map[string]string{{"role": "user", "content": benchUserText}},
 	})
 	if err != nil {
@@ -111,8 +123,8 @@ func benchCompletionBody(b *testing.B) []byte {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"chat.completion"`) {
-		b.Fatalf("reference request: status %d, body %s", resp.StatusCode, body)
+	if resp.StatusCode != http.StatusOK {
+		b.Fatalf("reference request: status %d, body %.200s", resp.StatusCode, body)
 	}
 	return body
 }

@@ -3,7 +3,6 @@ package llmtest_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -83,42 +82,9 @@ func benchStreamLoop(b *testing.B, client openai.Client, text string) {
 // benchmark request.
 func streamBenchBody(b *testing.B, text string) []byte {
 	b.Helper()
-	srv, err := llmtest.New()
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer srv.Close()
-	sess, err := srv.OpenSession(session.RequireBearerToken(benchAPIKey))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer sess.Close()
-	sess.Chat("bench").Responds(text)
-	reqBody, err := json.Marshal(map[string]any{
-		"model":    benchModel,
-		"stream":   true,
-		"messages": []map[string]string{{"role": "user", "content": benchUserText}},
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	req, err := http.NewRequest(http.MethodPost, sess.BaseURL()+"/chat/completions", bytes.NewReader(reqBody))
-	if err != nil {
-		b.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+benchAPIKey)
-	resp, err := sess.HTTPClient().Do(req)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if resp.StatusCode != http.StatusOK || !bytes.HasSuffix(body, []byte("data: [DONE]\n\n")) {
-		b.Fatalf("reference stream: status %d, body %.200s", resp.StatusCode, body)
+	body := benchCapture(b, true, func(sess *session.Session) { sess.Chat("bench").Responds(text) })
+	if !bytes.HasSuffix(body, []byte("data: [DONE]\n\n")) {
+		b.Fatalf("reference stream: body %.200s", body)
 	}
 	return body
 }
