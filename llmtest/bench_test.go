@@ -74,6 +74,29 @@ func benchChatLoop(b *testing.B, client openai.Client) {
 	b.StopTimer()
 }
 
+// benchClient starts a server and a session that script prepares, both
+// closed when b ends, and returns an openai-go client for the session that
+// never retries.
+func benchClient(b *testing.B, script func(*session.Session)) openai.Client {
+	b.Helper()
+	srv, err := llmtest.New()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(srv.Close)
+	sess, err := srv.OpenSession(session.RequireBearerToken(benchAPIKey), session.UseModel(benchModel))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { sess.Close() })
+	script(sess)
+	return openai.NewClient(
+		option.WithBaseURL(sess.BaseURL()),
+		option.WithAPIKey(benchAPIKey),
+		option.WithHTTPClient(sess.HTTPClient()),
+		option.WithMaxRetries(0))
+}
+
 // benchCompletionBody returns the raw body our server answers the benchmark
 // request with, so the bare server can send the same bytes.
 func benchCompletionBody(b *testing.B) []byte {
@@ -140,22 +163,9 @@ func BenchmarkChatCompletion(b *testing.B) {
 	var llmtestNs float64 // ns/op of the last llmtest run
 
 	b.Run("llmtest", func(b *testing.B) {
-		srv, err := llmtest.New()
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer srv.Close()
-		sess, err := srv.OpenSession(session.RequireBearerToken(benchAPIKey), session.UseModel(benchModel))
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer sess.Close()
-		benchScript(sess, b.N+1) // +1 for the warm-up request
-		client := openai.NewClient(
-			option.WithBaseURL(sess.BaseURL()),
-			option.WithAPIKey(benchAPIKey),
-			option.WithHTTPClient(sess.HTTPClient()),
-			option.WithMaxRetries(0))
+		client := benchClient(b, func(sess *session.Session) {
+			benchScript(sess, b.N+1) // +1 for the warm-up request
+		})
 		benchChatLoop(b, client)
 		llmtestNs = float64(b.Elapsed().Nanoseconds()) / float64(b.N)
 	})

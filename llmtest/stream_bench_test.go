@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/llmtestserver/llmtestserver/internal/tokens"
-	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/session"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -100,22 +99,7 @@ func BenchmarkChatCompletionStream(b *testing.B) {
 	var llmtestNs float64 // ns/op of the last llmtest run
 
 	b.Run("llmtest", func(b *testing.B) {
-		srv, err := llmtest.New()
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer srv.Close()
-		sess, err := srv.OpenSession(session.RequireBearerToken(benchAPIKey), session.UseModel(benchModel))
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer sess.Close()
-		sess.Chat("bench").Responds(text).Repeat()
-		client := openai.NewClient(
-			option.WithBaseURL(sess.BaseURL()),
-			option.WithAPIKey(benchAPIKey),
-			option.WithHTTPClient(sess.HTTPClient()),
-			option.WithMaxRetries(0))
+		client := benchClient(b, func(sess *session.Session) { sess.Chat("bench").Responds(text).Repeat() })
 		benchStreamLoop(b, client, text)
 		llmtestNs = float64(b.Elapsed().Nanoseconds()) / float64(b.N)
 	})

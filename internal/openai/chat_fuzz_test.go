@@ -86,15 +86,7 @@ func FuzzDecodeChatRequest(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		req, err := DecodeChatRequest(body)
 		if err != nil {
-			if req != nil {
-				t.Fatalf("both a request and an error %v", err)
-			}
-			if err.Status < 400 || err.Status > 499 || err.Type == "" || err.Message == "" {
-				t.Fatalf("error %+v: want a 4xx with a type and a message", err)
-			}
-			if _, merr := json.Marshal(err); merr != nil {
-				t.Fatalf("error does not encode: %v", merr)
-			}
+			checkRefusal(t, req != nil, err)
 			return
 		}
 		n := req.Normalize()
@@ -106,4 +98,20 @@ func FuzzDecodeChatRequest(f *testing.F) {
 		n.ToolResults()
 		n.LastUserText()
 	})
+}
+
+// checkRefusal fails a fuzz case whose decoder refused the body without a
+// proper API error: a 4xx with a type and a message that encodes, and no
+// request besides.
+func checkRefusal(t *testing.T, gotRequest bool, err *Error) {
+	t.Helper()
+	if gotRequest {
+		t.Fatalf("both a request and an error %v", err)
+	}
+	if err.Status < 400 || err.Status > 499 || err.Type == "" || err.Message == "" {
+		t.Fatalf("error %+v: want a 4xx with a type and a message", err)
+	}
+	if _, merr := json.Marshal(err); merr != nil {
+		t.Fatalf("error does not encode: %v", merr)
+	}
 }

@@ -50,15 +50,7 @@ func FuzzDecodeResponsesRequest(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		req, err := DecodeResponsesRequest(body)
 		if err != nil {
-			if req != nil {
-				t.Fatalf("both a request and an error %v", err)
-			}
-			if err.Status < 400 || err.Status > 499 || err.Type == "" || err.Message == "" {
-				t.Fatalf("error %+v: want a 4xx with a type and a message", err)
-			}
-			if _, merr := json.Marshal(err); merr != nil {
-				t.Fatalf("error does not encode: %v", merr)
-			}
+			checkRefusal(t, req != nil, err)
 			return
 		}
 		items := req.InputItems(seqIDs())
