@@ -162,8 +162,11 @@ func TestRichMatchers(t *testing.T) {
 			}
 		})
 	}
-	data := []scenario.Match{scenario.UserRegex(`Paris`), scenario.HasToolResult("call_2"), scenario.ToolOffered("x"),
+	data := []scenario.Match{scenario.HasToolResult("call_2"), scenario.ToolOffered("x"),
 		scenario.All(scenario.Turn(2), scenario.SystemContains("nope"))}
+	if !raceEnabled {
+		data = append(data, scenario.UserRegex(`Paris`))
+	}
 	for _, m := range data {
 		s := scenario.Scenario{Name: "s", Match: m, Replies: []scenario.Reply{scenario.Text("x")}}
 		s.Validate()

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/google/uuid"
+
 	"github.com/llmtestserver/llmtestserver/internal/runtime"
 	"github.com/llmtestserver/llmtestserver/internal/server"
 )
@@ -247,8 +249,9 @@ func (m *Manager) Close() {
 // NewManagementKey returns a random management key: 256 bits, hex encoded.
 func NewManagementKey() string { return "llmtest-" + randomHex(32) }
 
-// newID returns a fresh session ID: 128 random bits.
-func newID() string { return "sess_" + randomHex(16) }
+// newID returns a fresh session ID: a random (version 4) UUID after the
+// "sess_" prefix. The ID only names the session; the key authorizes it.
+func newID() string { return "sess_" + uuid.NewString() }
 
 // newKey returns a fresh session key: 256 random bits.
 func newKey() string { return "sk_sess_" + randomHex(32) }
