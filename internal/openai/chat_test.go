@@ -386,6 +386,7 @@ func TestDecodeRefusesInvalid(t *testing.T) {
 		{"n not an integer", `{"model":"m",` + user + `,"n":1.5}`, "invalid_type", "n"},
 		{"max_tokens on o3", `{"model":"o3-mini",` + user + `,"max_tokens":5}`, "unsupported_parameter", "max_tokens"},
 		{"max_tokens on gpt-5", `{"model":"gpt-5-nano",` + user + `,"max_tokens":5}`, "unsupported_parameter", "max_tokens"},
+		{"max_tokens on an o3 snapshot", `{"model":"o3-2025-04-16",` + user + `,"max_tokens":5}`, "unsupported_parameter", "max_tokens"},
 		{"metadata of wrong type", `{"model":"m",` + user + `,"metadata":{"a":1}}`, "invalid_type", "metadata"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

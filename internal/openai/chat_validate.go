@@ -285,20 +285,8 @@ func (r *ChatRequest) validateN() *Error {
 	return nil
 }
 
-// IsReasoningModel reports whether model is an o-series or gpt-5 reasoning
-// model, which refuses max_tokens; go-openai's client applies the same
-// prefixes.
-func IsReasoningModel(model string) bool {
-	for _, p := range []string{"o1", "o3", "o4", "gpt-5"} {
-		if strings.HasPrefix(model, p) {
-			return true
-		}
-	}
-	return false
-}
-
 func (r *ChatRequest) validateMaxTokens() *Error {
-	if r.MaxTokens != nil && IsReasoningModel(r.Model) {
+	if r.MaxTokens != nil && KindOf(r.Model) == KindReasoning {
 		return invalidRequest(http.StatusBadRequest, "unsupported_parameter", "max_tokens",
 			"Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.")
 	}

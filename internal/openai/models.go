@@ -1,5 +1,7 @@
 package openai
 
+import "strings"
+
 // Model is one entry of GET /v1/models. It carries only the four fields the
 // real API sends; the rest of what the server knows about a model is in
 // ModelInfo.
@@ -88,6 +90,25 @@ func LookupModel(id string) (ModelInfo, bool) {
 		}
 	}
 	return ModelInfo{}, false
+}
+
+// KindOf returns the kind of model, from the catalog alone: the entry of
+// that ID, else the entry whose ID is the longest prefix of model followed
+// by "-" or ".", so that dated snapshots and newer versions
+// ("o3-2025-04-16", "gpt-5.1") take their family's kind. A model the catalog knows nothing
+// of is a chat model.
+func KindOf(model string) ModelKind {
+	if m, ok := LookupModel(model); ok {
+		return m.Kind
+	}
+	kind, longest := KindChat, 0
+	for _, m := range catalog {
+		rest, ok := strings.CutPrefix(model, m.ID)
+		if ok && len(m.ID) > longest && (rest[0] == '-' || rest[0] == '.') {
+			kind, longest = m.Kind, len(m.ID)
+		}
+	}
+	return kind
 }
 
 // CatalogIDs returns the IDs of every model the server knows, in catalog order.

@@ -61,9 +61,6 @@ func TestCatalogEntries(t *testing.T) {
 			if m.ContextWindow <= 0 || m.MaxOutputTokens <= 0 || m.MaxOutputTokens > m.ContextWindow || m.Dimensions != 0 {
 				t.Errorf("%s: limits %+v", id, m)
 			}
-			if (m.Kind == KindReasoning) != IsReasoningModel(id) {
-				t.Errorf("%s: kind %s, IsReasoningModel %t", id, m.Kind, IsReasoningModel(id))
-			}
 		case KindEmbedding:
 			if m.ContextWindow != 8192 || m.MaxOutputTokens != 0 || m.Dimensions <= 0 {
 				t.Errorf("%s: limits %+v", id, m)
@@ -145,5 +142,29 @@ func TestModelsDecodeInBothSDKs(t *testing.T) {
 	}
 	if len(list.Models) != len(ids) || list.Models[0].ID != ids[0] || list.Models[0].CreatedAt != catalog[0].Created || list.Models[0].OwnedBy != "system" {
 		t.Errorf("go-openai listed %+v", list.Models)
+	}
+}
+
+func TestKindOfComesFromTheCatalog(t *testing.T) {
+	for _, id := range CatalogIDs() {
+		info, _ := LookupModel(id)
+		if got := KindOf(id); got != info.Kind {
+			t.Errorf("KindOf(%q) = %s, want the catalog's %s", id, got, info.Kind)
+		}
+	}
+	for model, want := range map[string]ModelKind{
+		"o3-2025-04-16":             KindReasoning, // a dated snapshot takes its family's kind
+		"o3-mini-2025-01-31":        KindReasoning,
+		"gpt-5.1":                   KindReasoning,
+		"gpt-4.1-2025-04-14":        KindChat,
+		"gpt-4o-mini-2024":          KindChat,
+		"o3x":                       KindChat, // no separator: not the o3 family
+		"ft:gpt-4.1:acme::123":      KindChat,
+		"text-embedding-3-small-v2": KindEmbedding,
+		"my-model":                  KindChat,
+	} {
+		if got := KindOf(model); got != want {
+			t.Errorf("KindOf(%q) = %s, want %s", model, got, want)
+		}
 	}
 }
