@@ -94,7 +94,6 @@ func FuzzDecodeChatRequest(f *testing.F) {
 			t.Fatalf("normalized %+v from %+v", n, req)
 		}
 		req.IncludeUsage()
-		req.ParallelToolCallsSetting()
 		n.ToolResults()
 		n.LastUserText()
 	})

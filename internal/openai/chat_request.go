@@ -343,16 +343,6 @@ func (r *ChatRequest) Choices() int {
 	return int(*r.N)
 }
 
-// ParallelToolCallsSetting returns parallel_tool_calls and whether it was
-// sent as a boolean. go-openai types the field as any; other JSON values count as not
-// sent.
-func (r *ChatRequest) ParallelToolCallsSetting() (parallel, set bool) {
-	if jsonKind(r.ParallelToolCalls) != "bool" {
-		return false, false
-	}
-	return bytes.Equal(bytes.TrimSpace(r.ParallelToolCalls), []byte("true")), true
-}
-
 // ToolChoiceName is the normalized tool_choice: "auto", "none", "required",
 // the name of the one tool the caller forces, or "" when absent.
 func (r *ChatRequest) ToolChoiceName() string { return r.toolChoice }

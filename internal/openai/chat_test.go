@@ -135,8 +135,8 @@ func TestDecodeOpenAIGoRequest(t *testing.T) {
 	if !req.IncludeUsage() || req.Choices() != 3 || *req.Seed != 7 || !*req.Store || *req.MaxCompletionTokens != 100 {
 		t.Errorf("include_usage %v, n %d, seed %v, store %v", req.IncludeUsage(), req.Choices(), *req.Seed, *req.Store)
 	}
-	if p, set := req.ParallelToolCallsSetting(); p || !set {
-		t.Errorf("parallel_tool_calls = %v, %v; want false, set", p, set)
+	if got := string(req.ParallelToolCalls); got != "false" {
+		t.Errorf("parallel_tool_calls = %s, want false", got)
 	}
 	parts := req.Messages[2].Content.Parts
 	if len(parts) != 5 || parts[1].ImageURL.URL != "https://example.com/p.png" || parts[1].ImageURL.Detail != "low" ||
@@ -210,8 +210,8 @@ func TestDecodeGoOpenAIRequest(t *testing.T) {
 	if req.Stream || req.Choices() != 2 || *req.MaxTokens != 50 || *req.Seed != 3 {
 		t.Errorf("stream %v n %d", req.Stream, req.Choices())
 	}
-	if p, set := req.ParallelToolCallsSetting(); !p || !set {
-		t.Errorf("parallel_tool_calls = %v, %v", p, set)
+	if got := string(req.ParallelToolCalls); got != "true" {
+		t.Errorf("parallel_tool_calls = %s, want true", got)
 	}
 	if req.Messages[4].Refusal != "I can't." {
 		t.Errorf("refusal = %q", req.Messages[4].Refusal)
@@ -247,8 +247,8 @@ func TestDecodeGoOpenAIRequest(t *testing.T) {
 	if !req.Stream || !req.IncludeUsage() || !n.Stream || n.ToolChoice != "auto" || n.ResponseFormat.Type != "json_object" {
 		t.Errorf("request %+v normalized %+v", req, n)
 	}
-	if _, set := req.ParallelToolCallsSetting(); set {
-		t.Error("a non-boolean parallel_tool_calls counts as set")
+	if jsonKind(req.ParallelToolCalls) == "bool" {
+		t.Errorf("parallel_tool_calls = %s decodes as a boolean", req.ParallelToolCalls)
 	}
 	equal(t, "legacy tools", n.Tools, []scenario.Tool{{Name: "f", Description: "legacy"}})
 	equal(t, "legacy call", n.Messages[1].ToolCalls, []scenario.ToolCall{{Name: "f", Arguments: `{"x":1}`}})
