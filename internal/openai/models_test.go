@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -166,5 +167,26 @@ func TestKindOfComesFromTheCatalog(t *testing.T) {
 		if got := KindOf(model); got != want {
 			t.Errorf("KindOf(%q) = %s, want %s", model, got, want)
 		}
+	}
+}
+
+// TestReadmeListsTheCatalog keeps the README's model list and GET /v1/models
+// in step.
+func TestReadmeListsTheCatalog(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, line, ok := strings.Cut(string(readme), "The catalog: ")
+	if !ok {
+		t.Fatal("README.md has no line starting the catalog with \"The catalog: \"")
+	}
+	line, _, _ = strings.Cut(line, ". ")
+	var listed []string
+	for _, f := range strings.Split(line, ", ") {
+		listed = append(listed, strings.Trim(f, "`."))
+	}
+	if want := CatalogIDs(); !slices.Equal(listed, want) {
+		t.Errorf("README lists %q, the catalog has %q", listed, want)
 	}
 }
