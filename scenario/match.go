@@ -116,17 +116,49 @@ func (m *Match) anyMatches(r *Request) bool {
 	return false
 }
 
-// regex returns the compiled UserRegex. Validate compiles it; a Match used
-// without validation compiles it here, and a bad pattern matches nothing.
+// regex returns the compiled UserRegex. Validation compiles it; a Match
+// used without validation compiles it on every call, and a bad pattern
+// matches nothing. It never stores what it compiles: matching only reads m,
+// so a match may be shared by goroutines that match concurrently.
 func (m *Match) regex() *regexp.Regexp {
-	if m.re == nil {
-		re, err := regexp.Compile(m.UserRegex)
-		if err != nil {
-			re = regexp.MustCompile(`$.^`)
-		}
-		m.re = re
+	if m.re != nil {
+		return m.re
 	}
-	return m.re
+	re, err := regexp.Compile(m.UserRegex)
+	if err != nil {
+		return neverRegex
+	}
+	return re
+}
+
+// neverRegex matches no text.
+var neverRegex = regexp.MustCompile(`$.^`)
+
+// clone returns a deep copy of m: the All, Any and Not trees are copied, so
+// validating the copy, which compiles its patterns in place, never writes to
+// m. Compiled patterns are shared, which is safe: a *regexp.Regexp is
+// immutable and safe for concurrent use.
+func (m *Match) clone() Match {
+	c := *m
+	c.All = cloneMatches(m.All)
+	c.Any = cloneMatches(m.Any)
+	if m.Not != nil {
+		not := m.Not.clone()
+		c.Not = &not
+	}
+	return c
+}
+
+// cloneMatches deep-copies ms, keeping nil as nil.
+func cloneMatches(ms []Match) []Match {
+	if ms == nil {
+		return nil
+	}
+	out := make([]Match, len(ms))
+	for i := range ms {
+		out[i] = ms[i].clone()
+	}
+	return out
 }
 
 // validate compiles regular expressions and reports the first bad one.
