@@ -16,8 +16,9 @@ type Sink interface {
 	UpdateScenario(name string, match Match, change func(*Scenario))
 }
 
-// Builder scripts one named scenario fluently. Every call takes effect at
-// once, so a reply scripted mid-test answers the next matching request:
+// Builder scripts one named scenario fluently. From the first reply on,
+// every call takes effect at once, so a reply scripted mid-test answers the
+// next matching request:
 //
 //	sess.Chat("weather").
 //		When(scenario.ToolOffered("get_weather")).
@@ -88,8 +89,8 @@ func (b *Builder) When(m Match) *Builder {
 	return b
 }
 
-// narrow returns the match that requires base and every condition in when.
-// It builds a new tree, sharing no slice with when.
+// narrow returns the match that requires base and every condition in when,
+// in a new All list (the sink gets a deep copy of it in any case).
 func narrow(base Match, when []Match) Match {
 	conds := make([]Match, 0, len(when)+1)
 	if !base.isZero() {
