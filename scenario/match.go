@@ -14,7 +14,12 @@ import (
 type Match struct {
 	// Endpoint, when set, is the only endpoint that matches. A scenario
 	// whose match names no endpoint answers every conversational endpoint
-	// (Chat Completions and Responses alike) but never embeddings.
+	// (Chat Completions and Responses alike) but never embeddings: an
+	// embeddings request matches only where the match names that endpoint
+	// on a path the request satisfies, here, in an All condition or in the
+	// Any alternative it matches. A Not names no endpoint:
+	// Not(Match{Endpoint: EndpointChatCompletions}) keeps to conversational
+	// requests other than Chat Completions.
 	Endpoint Endpoint `json:"endpoint,omitempty"`
 	// Model, when set, is the only model that matches.
 	Model string `json:"model,omitempty"`
@@ -52,23 +57,54 @@ type Match struct {
 // function: such scenarios work in-process only.
 var ErrInProcessOnly = errors.New("scenario: a Go function (scenario.Func) works in-process only and cannot be sent as JSON")
 
-// Matches reports whether r satisfies every condition of m. Data conditions
-// do not allocate.
+// Matches reports whether r satisfies every condition of m, and, for a
+// request to a non-conversational endpoint such as embeddings, whether m
+// names that endpoint on the way (see Endpoint). Data conditions do not
+// allocate.
 func (m *Match) Matches(r *Request) bool {
-	if !r.Endpoint.Conversational() && !m.Targets(r.Endpoint) {
+	if !r.Endpoint.Conversational() && !m.reaches(r) {
 		return false
 	}
 	return m.matches(r)
 }
 
-// Targets reports whether m names endpoint e itself or in one of its All
-// conditions.
+// Targets reports whether m can answer requests to endpoint e by naming it:
+// m names e itself, in one of its All conditions or in one of its Any
+// alternatives, at any depth. A Not names no endpoint, so Not(Match{Endpoint:
+// e}) does not target e (it excludes it).
 func (m *Match) Targets(e Endpoint) bool {
 	if m.Endpoint == e {
 		return true
 	}
 	for i := range m.All {
 		if m.All[i].Targets(e) {
+			return true
+		}
+	}
+	for i := range m.Any {
+		if m.Any[i].Targets(e) {
+			return true
+		}
+	}
+	return false
+}
+
+// reaches reports whether m names r's endpoint on a path that r satisfies
+// if m matches it: itself, in an All condition (all of which must hold for
+// m to match), or in an Any alternative that r matches. Without the last
+// check, Any(All(embeddings, UserContains("a")), UserContains("b")) would
+// answer an embeddings request through its chat alternative alone.
+func (m *Match) reaches(r *Request) bool {
+	if m.Endpoint == r.Endpoint {
+		return true
+	}
+	for i := range m.All {
+		if m.All[i].reaches(r) {
+			return true
+		}
+	}
+	for i := range m.Any {
+		if m.Any[i].reaches(r) && m.Any[i].matches(r) {
 			return true
 		}
 	}
@@ -116,17 +152,49 @@ func (m *Match) anyMatches(r *Request) bool {
 	return false
 }
 
-// regex returns the compiled UserRegex. Validate compiles it; a Match used
-// without validation compiles it here, and a bad pattern matches nothing.
+// regex returns the compiled UserRegex. Validation compiles it; a Match
+// used without validation compiles it on every call, and a bad pattern
+// matches nothing. It never stores what it compiles: matching only reads m,
+// so a match may be shared by goroutines that match concurrently.
 func (m *Match) regex() *regexp.Regexp {
-	if m.re == nil {
-		re, err := regexp.Compile(m.UserRegex)
-		if err != nil {
-			re = regexp.MustCompile(`$.^`)
-		}
-		m.re = re
+	if m.re != nil {
+		return m.re
 	}
-	return m.re
+	re, err := regexp.Compile(m.UserRegex)
+	if err != nil {
+		return neverRegex
+	}
+	return re
+}
+
+// neverRegex matches no text.
+var neverRegex = regexp.MustCompile(`$.^`)
+
+// clone returns a deep copy of m: the All, Any and Not trees are copied, so
+// validating the copy, which compiles its patterns in place, never writes to
+// m. Compiled patterns are shared, which is safe: a *regexp.Regexp is
+// immutable and safe for concurrent use.
+func (m *Match) clone() Match {
+	c := *m
+	c.All = cloneMatches(m.All)
+	c.Any = cloneMatches(m.Any)
+	if m.Not != nil {
+		not := m.Not.clone()
+		c.Not = &not
+	}
+	return c
+}
+
+// cloneMatches deep-copies ms, keeping nil as nil.
+func cloneMatches(ms []Match) []Match {
+	if ms == nil {
+		return nil
+	}
+	out := make([]Match, len(ms))
+	for i := range ms {
+		out[i] = ms[i].clone()
+	}
+	return out
 }
 
 // validate compiles regular expressions and reports the first bad one.

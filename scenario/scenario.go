@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -42,6 +44,45 @@ func (s *Scenario) Validate() error {
 		}
 	}
 	return nil
+}
+
+// Clone returns a deep copy of s: its match tree and its replies, with
+// their tool calls, JSON, errors and their headers, vectors and usage, are
+// copied, so the copy can be validated and used by one session while others
+// use s. Go functions (Match.Func, Reply.Func) are shared.
+func (s *Scenario) Clone() Scenario {
+	c := *s
+	c.Match = s.Match.clone()
+	if s.Replies != nil {
+		c.Replies = make([]Reply, len(s.Replies))
+		for i := range s.Replies {
+			c.Replies[i] = cloneReply(&s.Replies[i])
+		}
+	}
+	return c
+}
+
+// cloneReply returns a deep copy of r.
+func cloneReply(r *Reply) Reply {
+	c := *r
+	c.ToolCalls = slices.Clone(r.ToolCalls)
+	c.JSON = slices.Clone(r.JSON)
+	if r.Error != nil {
+		e := *r.Error
+		e.Headers = maps.Clone(r.Error.Headers)
+		c.Error = &e
+	}
+	if r.Vectors != nil {
+		c.Vectors = make([][]float32, len(r.Vectors))
+		for i, v := range r.Vectors {
+			c.Vectors[i] = slices.Clone(v)
+		}
+	}
+	if r.Usage != nil {
+		u := *r.Usage
+		c.Usage = &u
+	}
+	return c
 }
 
 // scenarioJSON has Scenario's fields without its methods.

@@ -211,12 +211,17 @@ func jsonConfigError(err error) *ConfigError {
 }
 
 // clone returns a deep copy of c, so that sessions built from one template
-// never share slices.
+// share nothing that validation writes (the compiled patterns of matches
+// nested in all, any and not) or that a caller could change: every scenario
+// is copied with its whole match tree and its replies.
 func (c Config) clone() Config {
 	c.Models = slices.Clone(c.Models)
-	c.Scenarios = slices.Clone(c.Scenarios)
-	for i := range c.Scenarios {
-		c.Scenarios[i].Replies = slices.Clone(c.Scenarios[i].Replies)
+	if c.Scenarios != nil {
+		scenarios := make([]scenario.Scenario, len(c.Scenarios))
+		for i := range c.Scenarios {
+			scenarios[i] = c.Scenarios[i].Clone()
+		}
+		c.Scenarios = scenarios
 	}
 	return c
 }

@@ -28,9 +28,11 @@ func UseModel(ids ...string) Option {
 	return optionFunc(func(c *Config) { c.Models = append(c.Models, ids...) })
 }
 
-// WithScenario adds a scenario after those already configured.
+// WithScenario adds a scenario after those already configured. The session
+// keeps a deep copy, so one scenario value may configure many sessions at
+// once.
 func WithScenario(s scenario.Scenario) Option {
-	return optionFunc(func(c *Config) { c.Scenarios = append(c.Scenarios, s) })
+	return optionFunc(func(c *Config) { c.Scenarios = append(c.Scenarios, s.Clone()) })
 }
 
 // WithJournal bounds the request journal to capacity entries and maxBytes

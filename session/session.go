@@ -78,18 +78,34 @@ func (s *Session) Journal() *journal.Journal { return s.rt.Journal() }
 // Chat scripts the scenario name for conversational requests: Chat
 // Completions and Responses alike, since scenarios see the normalized
 // request. Replies take effect at once and are part of the configuration:
-// Reset makes them available again, Configure replaces them.
+// Reset makes them available again, Configure replaces them. The scenario
+// exists from its first reply; When, Repeat and PerConversation called
+// before it apply with it.
+//
+// Calling Chat again with a name already scripted continues that scenario
+// instead of adding one: the new replies queue after those left, the match
+// stays unless the new builder calls When, which replaces it with the new
+// builder's conditions, and Repeat and PerConversation set their flag but
+// never clear it. (POST /admin-api/scenarios with an existing name also
+// appends, but always replaces the match and flags.) See scenario.Builder.
 func (s *Session) Chat(name string) *scenario.Builder {
 	return scenario.NewBuilder(s.rt, name, scenario.Match{})
 }
 
 // Embeddings scripts the scenario name for embeddings requests, to override
 // the computed vectors: sess.Embeddings("fixed").Reply(scenario.Vectors(v)).
+// Every When narrows within the embeddings endpoint. A name already scripted
+// is continued as with Chat.
 func (s *Session) Embeddings(name string) *scenario.Builder {
 	return scenario.NewBuilder(s.rt, name, scenario.Match{Endpoint: scenario.EndpointEmbeddings})
 }
 
-// Scenario scripts the scenario name for requests that match.
+// Scenario scripts the scenario name for requests that match; When narrows
+// it further. A name already scripted is continued as with Chat: its match
+// changes only when the builder calls When, and then to match narrowed by
+// the builder's conditions. It panics if match is invalid, such as a bad
+// regular expression: that is a mistake in the test, reported where it was
+// made.
 func (s *Session) Scenario(name string, match scenario.Match) *scenario.Builder {
 	return scenario.NewBuilder(s.rt, name, match)
 }
