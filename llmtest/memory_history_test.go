@@ -32,16 +32,16 @@ func bigText(n int) string {
 }
 
 // The heap a session's history retains is bounded by history.max_bytes,
-// whatever the inputs: 64 responses of 1 MiB inputs keep a few MiB, not
-// 64. The journal is kept small so that only the history is measured.
+// whatever the inputs: 64 responses of 256 KiB inputs keep about 1 MiB,
+// not 16. The journal is kept small so that only the history is measured.
 func TestResponsesHistoryRetainsAtMostItsMaxBytes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("heap measurement")
 	}
 	const (
 		requests     = 64
-		inputBytes   = 1 << 20
-		historyBytes = 4 << 20
+		inputBytes   = 256 << 10
+		historyBytes = 1 << 20
 		journalBytes = 64 << 10
 	)
 	srv := llmtest.NewServer(t)
@@ -57,7 +57,7 @@ func TestResponsesHistoryRetainsAtMostItsMaxBytes(t *testing.T) {
 		last = rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString(input)}, false)
 	}
 	growth := heapInUse() - before
-	t.Logf("%d responses of %d KiB inputs: heap grew by %.1f MiB (history.max_bytes %d MiB)",
+	t.Logf("%d responses of %d KiB inputs: heap grew by %.2f MiB (history.max_bytes %d MiB)",
 		requests, inputBytes>>10, float64(growth)/(1<<20), historyBytes>>20)
 	// The history keeps at most historyBytes; the journal keeps two
 	// entries, which may reference their prompts until its clipped texts
@@ -79,7 +79,7 @@ func TestResponsesLongChainRetainsOnlyTheKeptLinks(t *testing.T) {
 		t.Skip("heap measurement")
 	}
 	const (
-		links      = 400
+		links      = 200
 		inputBytes = 64 << 10
 	)
 	srv := llmtest.NewServer(t)
@@ -105,9 +105,9 @@ func TestResponsesLongChainRetainsOnlyTheKeptLinks(t *testing.T) {
 		}
 	}
 	growth := heapInUse() - before
-	t.Logf("a chain of %d links of %d KiB inputs, history capacity 2: heap grew by %.1f MiB",
+	t.Logf("a chain of %d links of %d KiB inputs, history capacity 2: heap grew by %.2f MiB",
 		links, inputBytes>>10, float64(growth)/(1<<20))
-	if limit := int64(4 << 20); growth > limit {
+	if limit := int64(2 << 20); growth > limit {
 		t.Errorf("heap grew by %d bytes, want at most %d", growth, limit)
 	}
 	if _, err := client.Responses.Get(t.Context(), first.ID, responses.ResponseGetParams{}); err == nil {
