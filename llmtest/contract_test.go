@@ -58,7 +58,7 @@ func TestCreateSessionWithConfiguration(t *testing.T) {
 	c := createOverHTTP(t, srv, `{"bearer_token":"provider-key","journal":{"capacity":5,"max_bytes":65536},
 		"scenarios":[{"name":"greeting","match":{"endpoint":"chat.completions"},"replies":[{"text":"configured over HTTP"}]}]}`)
 	sel := []string{session.HeaderSession, c.ID, session.HeaderSessionKey, c.Key}
-	want := int64(65536 + 5*1024 + 1000*4096 + 16*128*1024 + 1<<20)
+	want := int64(65536 + 5*1024 + 2<<20 + 1000*256 + 16*128*1024 + 1<<20)
 	if c.ReservationBytes != want {
 		t.Errorf("reservation_bytes = %d, want %d", c.ReservationBytes, want)
 	}

@@ -372,3 +372,35 @@ func TestResponsesChainFromAKeptResponseSurvivesEviction(t *testing.T) {
 		t.Errorf("chaining from the kept response %s: %v", r.ID, err)
 	}
 }
+
+// history.max_bytes is validated with its range, and a response larger
+// than it is answered but not kept, as with store:false.
+func TestResponsesHistoryMaxBytes(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	sess := srv.NewSession(t, session.RequireBearerToken("k"), session.WithHistoryMaxBytes(64<<10))
+	sess.Chat("any").Responds("ok").Repeat()
+	sel := join(selectorOf(sess), bearer("k"))
+	for _, body := range []string{`{"history":{"max_bytes":0}}`, `{"history":{"max_bytes":1073741825}}`} {
+		r := call(t, http.MethodPut, srv.URL()+"/admin-api/config", body, sel...)
+		code, _, param, _ := r.apiError(t)
+		if r.status != http.StatusBadRequest || code != "invalid_configuration" || param != "history.max_bytes" {
+			t.Errorf("PUT %s: %d %s param %q, want 400 invalid_configuration param history.max_bytes", body, r.status, code, param)
+		}
+	}
+	if cfg, _ := sess.Config(); cfg.History.MaxBytes != 64<<10 {
+		t.Errorf("a refused configuration changed history.max_bytes to %d", cfg.History.MaxBytes)
+	}
+
+	client := clientFor(sess, "k")
+	small := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString("small")}, false)
+	big := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString(strings.Repeat("big ", 32<<10))}, false)
+	if big.OutputText() != "ok" {
+		t.Errorf("the oversized request was answered %q, want ok", big.OutputText())
+	}
+	_, err := client.Responses.Get(t.Context(), big.ID, responses.ResponseGetParams{})
+	rsWantError(t, "GET of a response larger than history.max_bytes", err, http.StatusNotFound, "", "")
+	if _, err := client.Responses.Get(t.Context(), small.ID, responses.ResponseGetParams{}); err != nil {
+		t.Errorf("the oversized response evicted a kept one: %v", err)
+	}
+}

@@ -56,10 +56,19 @@ type JournalConfig struct {
 	MaxBytes int64 `json:"max_bytes"`
 }
 
-// HistoryConfig bounds a session's stored responses.
+// HistoryConfig bounds a session's stored responses (Responses API
+// responses kept for retrieval and previous_response_id). The oldest are
+// evicted until both bounds hold.
 type HistoryConfig struct {
-	// Capacity is the most responses kept.
+	// Capacity is the most responses kept, 0 to 1,000,000; 0 keeps none.
 	Capacity int `json:"capacity"`
+	// MaxBytes is the most bytes the kept responses keep, 1 to 1 GiB: each
+	// response counts its input items, its output, the settings its object
+	// echoes, the summary of the turns before it and a fixed overhead of
+	// less than 2 KiB. A response larger than MaxBytes by itself is
+	// answered but not kept, as with store:false: retrieving or continuing
+	// it is then 404 / 400 previous_response_not_found.
+	MaxBytes int64 `json:"max_bytes"`
 }
 
 // VideosConfig bounds a session's video jobs.
@@ -69,12 +78,12 @@ type VideosConfig struct {
 }
 
 // DefaultConfig returns the configuration a server starts with unless told
-// otherwise. Its reservation is just under 16 MiB, so the default budget of
+// otherwise. Its reservation is at most 16 MiB, so the default budget of
 // 512 MiB admits the default 32 sessions.
 func DefaultConfig() Config {
 	return Config{
 		Journal: JournalConfig{Capacity: 1000, MaxBytes: 8 << 20},
-		History: HistoryConfig{Capacity: 1000},
+		History: HistoryConfig{Capacity: 1000, MaxBytes: 2 << 20},
 		Videos:  VideosConfig{Capacity: 16},
 		Stream:  StreamConfig{TokensPerChunk: 1},
 	}
@@ -84,18 +93,24 @@ func DefaultConfig() Config {
 // upper bounds of what the server keeps per unit, not heap measurements.
 const (
 	journalEntryBytes   = 1 << 10   // bookkeeping per journal entry, beyond its bytes
-	historyEntryBytes   = 4 << 10   // one stored response's metadata and index
+	historyEntryBytes   = 256       // one stored response's index entry, beyond the bytes its max_bytes counts
 	videoJobBytes       = 128 << 10 // one video job, its small MP4 included
 	fixedRetentionBytes = 1 << 20   // scenario state, counters, diagnostics
 )
 
 // Reservation returns the bytes c reserves in the server's admission budget:
-// journal bytes and entries, history and video capacities, and a fixed
-// retention. It is a pure function of c.
+// journal bytes and entries, history bytes and entries, video capacity, and
+// a fixed retention:
+//
+//	journal.max_bytes + journal.capacity × 1 KiB
+//	+ history.max_bytes + history.capacity × 256 B
+//	+ videos.capacity × 128 KiB + 1 MiB
+//
+// It is a pure function of c.
 func (c *Config) Reservation() int64 {
 	return c.Journal.MaxBytes +
 		int64(c.Journal.Capacity)*journalEntryBytes +
-		int64(c.History.Capacity)*historyEntryBytes +
+		c.History.MaxBytes + int64(c.History.Capacity)*historyEntryBytes +
 		int64(c.Videos.Capacity)*videoJobBytes +
 		fixedRetentionBytes
 }
@@ -106,6 +121,7 @@ const (
 	maxJournalCapacity = 1_000_000
 	maxJournalBytes    = 1 << 30
 	maxHistoryCapacity = 1_000_000
+	maxHistoryBytes    = 1 << 30
 	maxVideosCapacity  = 10_000
 	maxTokensPerChunk  = 4096
 	maxTTFTMS          = 10 * 60 * 1000
@@ -145,6 +161,8 @@ func (c *Config) Validate() error {
 		return &ConfigError{"journal.max_bytes", fmt.Sprintf("must be between 1 and %d", maxJournalBytes)}
 	case c.History.Capacity < 0 || c.History.Capacity > maxHistoryCapacity:
 		return &ConfigError{"history.capacity", fmt.Sprintf("must be between 0 and %d", maxHistoryCapacity)}
+	case c.History.MaxBytes < 1 || c.History.MaxBytes > maxHistoryBytes:
+		return &ConfigError{"history.max_bytes", fmt.Sprintf("must be between 1 and %d", maxHistoryBytes)}
 	case c.Videos.Capacity < 0 || c.Videos.Capacity > maxVideosCapacity:
 		return &ConfigError{"videos.capacity", fmt.Sprintf("must be between 0 and %d", maxVideosCapacity)}
 	case c.Stream.TokensPerChunk < 1 || c.Stream.TokensPerChunk > maxTokensPerChunk:
@@ -235,6 +253,7 @@ func (c *Config) settings() runtime.Settings {
 		JournalCapacity: c.Journal.Capacity,
 		JournalMaxBytes: c.Journal.MaxBytes,
 		HistoryCapacity: c.History.Capacity,
+		HistoryMaxBytes: c.History.MaxBytes,
 		Stream: runtime.StreamSettings{
 			TokensPerChunk:  c.Stream.TokensPerChunk,
 			TTFT:            time.Duration(c.Stream.TTFTMS) * time.Millisecond,

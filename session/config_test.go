@@ -13,8 +13,8 @@ import (
 func TestDefaultReservationFitsTheDefaultBudget(t *testing.T) {
 	cfg := session.DefaultConfig()
 	r := cfg.Reservation()
-	if r > 16<<20 || r < 15<<20 {
-		t.Errorf("default reservation = %d bytes, want about 16 MiB", r)
+	if r > 16<<20 || r < 12<<20 {
+		t.Errorf("default reservation = %d bytes, want at most 16 MiB (and above 12 MiB)", r)
 	}
 	b := session.DefaultBounds()
 	if int64(b.MaxSessions)*r > b.MaxReservedBytes {
@@ -28,10 +28,10 @@ func TestDefaultReservationFitsTheDefaultBudget(t *testing.T) {
 func TestReservationIsAPureFunctionOfTheConfiguration(t *testing.T) {
 	cfg := session.Config{
 		Journal: session.JournalConfig{Capacity: 10, MaxBytes: 1000},
-		History: session.HistoryConfig{Capacity: 2},
+		History: session.HistoryConfig{Capacity: 2, MaxBytes: 5000},
 		Videos:  session.VideosConfig{Capacity: 1},
 	}
-	want := int64(1000 + 10*1024 + 2*4096 + 1*128*1024 + 1<<20)
+	want := int64(1000 + 10*1024 + 5000 + 2*256 + 1*128*1024 + 1<<20)
 	if got := cfg.Reservation(); got != want {
 		t.Errorf("Reservation() = %d, want %d", got, want)
 	}

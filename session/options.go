@@ -46,6 +46,12 @@ func WithHistory(capacity int) Option {
 	return optionFunc(func(c *Config) { c.History.Capacity = capacity })
 }
 
+// WithHistoryMaxBytes bounds the bytes the stored responses keep (see
+// HistoryConfig.MaxBytes).
+func WithHistoryMaxBytes(maxBytes int64) Option {
+	return optionFunc(func(c *Config) { c.History.MaxBytes = maxBytes })
+}
+
 // WithVideos bounds the video jobs to capacity.
 func WithVideos(capacity int) Option {
 	return optionFunc(func(c *Config) { c.Videos.Capacity = capacity })

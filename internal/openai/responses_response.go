@@ -50,6 +50,10 @@ type ResponseAnswer struct {
 	// prompt_cache_key, temperature, top_p, truncation, user, reasoning,
 	// service_tier…); nil echoes the API's defaults.
 	Request *ResponsesRequest
+
+	// echo, set by Detach, holds the settings rendered from Request once,
+	// so that a stored answer needs neither Request nor its body.
+	echo *ResponseObject
 }
 
 // ResponseToolCall is one function call of an answer.
@@ -264,6 +268,10 @@ func (a *ResponseAnswer) snapshot() *ResponseObject {
 // details: identity, and the request settings the API echoes with its
 // defaults.
 func (a *ResponseAnswer) settings() *ResponseObject {
+	if a.echo != nil {
+		o := *a.echo // the caller sets only fields of its own; shared slices are read-only
+		return &o
+	}
 	o := &ResponseObject{
 		ID: a.ID, Object: "response", CreatedAt: a.CreatedAt, Model: a.Model,
 		Instructions: nullable(a.Instructions), PreviousResponseID: nullable(a.PreviousResponseID),

@@ -49,7 +49,9 @@ func identify(req *scenario.Request, declared string) (id, source string) {
 // its identity, generation and turn. A conversation that comes back with
 // fewer messages than its last request started again from its opening: a
 // new generation. An exact retry, with as many messages, stays in the same
-// generation. The caller holds mu.
+// generation. Messages and turns that only rt.earlier still counts (those
+// of evicted responses of a chain) count as the request's own. The caller
+// holds mu.
 func (rt *Runtime) track(req *scenario.Request, id, source string) {
 	c, ok := rt.conversations[id]
 	if !ok {
@@ -60,10 +62,10 @@ func (rt *Runtime) track(req *scenario.Request, id, source string) {
 		}
 		c = &conversation{generation: 1}
 		rt.conversations[id] = c
-	} else if len(req.Messages) < c.messages {
+	} else if rt.earlier.Messages+len(req.Messages) < c.messages {
 		c.generation++
 	}
-	c.messages = len(req.Messages)
+	c.messages = rt.earlier.Messages + len(req.Messages)
 	req.Conversation, req.ConversationSource = id, source
-	req.Generation, req.Turn = c.generation, req.UserTurns()
+	req.Generation, req.Turn = c.generation, rt.earlier.UserTurns+req.UserTurns()
 }

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"encoding/binary"
 	"hash/maphash"
 )
 
@@ -20,6 +21,20 @@ const (
 type PromptSegment struct {
 	Text   string
 	Tokens int
+	// Resume, when set, stands for segments no longer at hand (the turns
+	// of evicted responses, with Tokens their count): Text is ignored, and
+	// the prefix continues from where those segments had brought it.
+	Resume *PromptResume
+}
+
+// PromptResume records where the prefix states of a prompt stood around
+// segments that are gone: After is the state before them and State the one
+// after them, as PrefixStates computed. A prompt whose state before the
+// resume segment is After continues from State, exactly as if it still held
+// those segments; any other prompt continues from a state of its own, so
+// that it shares no prefix through them.
+type PromptResume struct {
+	After, State uint64
 }
 
 // cacheSeed makes prefix hashes comparable within the process.
@@ -27,7 +42,41 @@ var cacheSeed = maphash.MakeSeed()
 
 type prefixKey struct {
 	model, cacheKey string
-	hash            uint64 // of every segment up to this prefix's end
+	hash            uint64 // the prefix state at this prefix's end
+}
+
+// PrefixStates returns the prefix state after each segment: a hash chained
+// over the segments up to it, so that the state after a prefix can stand in
+// for that prefix (see PromptResume).
+func PrefixStates(segments []PromptSegment) []uint64 {
+	states := make([]uint64, len(segments))
+	var state uint64
+	for i, s := range segments {
+		state = nextState(state, s)
+		states[i] = state
+	}
+	return states
+}
+
+// nextState chains segment s onto the prefix state.
+func nextState(state uint64, s PromptSegment) uint64 {
+	if s.Resume != nil && s.Resume.After == state {
+		return s.Resume.State
+	}
+	var h maphash.Hash
+	h.SetSeed(cacheSeed)
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], state)
+	h.Write(b[:])
+	if s.Resume != nil {
+		h.WriteByte(1)
+		binary.LittleEndian.PutUint64(b[:], s.Resume.State)
+		h.Write(b[:])
+	} else {
+		h.WriteByte(0)
+		h.WriteString(s.Text)
+	}
+	return h.Sum64()
 }
 
 // CachedTokens returns how many leading tokens of a prompt of these
@@ -35,12 +84,8 @@ type prefixKey struct {
 // and remembers this prompt's prefixes for later ones.
 func (rt *Runtime) CachedTokens(model, cacheKey string, segments []PromptSegment) int {
 	keys := make([]prefixKey, len(segments))
-	var h maphash.Hash
-	h.SetSeed(cacheSeed)
-	for i, s := range segments {
-		h.WriteString(s.Text)
-		h.WriteByte(0)
-		keys[i] = prefixKey{model: model, cacheKey: cacheKey, hash: h.Sum64()}
+	for i, state := range PrefixStates(segments) {
+		keys[i] = prefixKey{model: model, cacheKey: cacheKey, hash: state}
 	}
 	rt.mu.Lock()
 	defer rt.mu.Unlock()

@@ -34,8 +34,11 @@ type Settings struct {
 	JournalMaxBytes int64
 	// Stream shapes streamed answers.
 	Stream StreamSettings
-	// HistoryCapacity is the most Responses API responses kept.
+	// HistoryCapacity is the most Responses API responses kept, and
+	// HistoryMaxBytes the most bytes they keep, as StoredResponse.Size
+	// counts them.
 	HistoryCapacity int
+	HistoryMaxBytes int64
 }
 
 // StreamSettings shape streamed answers.
@@ -66,6 +69,9 @@ type Runtime struct {
 	// conversations tracks generations by conversation identity; guarded by mu.
 	conversations map[string]*conversation
 	history       history // guarded by mu
+	// earlier counts the turns before a continued chain's kept responses
+	// for the one reservation under way (see ReserveAfter); guarded by mu.
+	earlier Earlier
 	// prefixes holds the prompt prefixes seen, for prompt caching; guarded by mu.
 	prefixes map[prefixKey]struct{}
 }

@@ -103,7 +103,7 @@ func (x *exchange) answer(norm *scenario.Request) (*runtime.Reservation, scenari
 	if info, ok := openai.LookupModel(norm.Model); ok && info.Kind != openai.KindChat && info.Kind != openai.KindReasoning {
 		return nil, scenario.Reply{}, &response{err: openai.NotAChatModel(x.r.URL.Path)}
 	}
-	res, err := x.rt.Reserve(norm, x.r.Header.Get(HeaderConversation))
+	res, err := x.rt.ReserveAfter(norm, x.r.Header.Get(HeaderConversation), x.earlier)
 	x.entry.Conversation, x.entry.Generation, x.entry.Turn = norm.Conversation, norm.Generation, norm.Turn
 	if err != nil {
 		return nil, scenario.Reply{}, &response{err: err}

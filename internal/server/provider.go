@@ -37,6 +37,9 @@ type exchange struct {
 	rt    *runtime.Runtime
 	r     *http.Request
 	entry journal.Entry // filled in by the handler as it learns things
+	// earlier counts the turns of a continued chain that its request no
+	// longer carries (see runtime.ReserveAfter).
+	earlier runtime.Earlier
 }
 
 // serveProvider runs a provider request on rt: it registers the request as

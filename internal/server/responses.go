@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -20,7 +21,9 @@ const idLength = 48
 
 // responses serves POST /v1/responses. A previous_response_id rebuilds the
 // conversation from the session's history, so its identity and turns follow
-// the chain; the answer is stored unless the request says store:false.
+// the chain: from the kept responses of the chain, and, when older ones were
+// evicted, from the summary the oldest kept one holds of them. The answer is
+// stored unless the request says store:false.
 func (h *handler) responses(x *exchange) response {
 	body, err := readBody(x.r, h.opts.MaxRequestBytes)
 	if err != nil {
@@ -31,33 +34,33 @@ func (h *handler) responses(x *exchange) response {
 		return response{err: err}
 	}
 	x.entry.Model, x.entry.Stream = req.Model, req.Stream
-	var prior []openai.Item
-	var chain []*runtime.StoredResponse
+	var c continued
 	if req.PreviousResponseID != "" {
 		var ok bool
-		if chain, ok = x.rt.Chain(req.PreviousResponseID); !ok {
+		if c, ok = continueChain(x.rt, req.PreviousResponseID); !ok {
 			return response{err: openai.PreviousResponseNotFound(req.PreviousResponseID)}
-		}
-		for _, r := range chain {
-			prior = append(append(prior, r.Input...), r.Output...)
 		}
 	}
 	newID := func(prefix string) string { return x.rt.NewID(prefix, idLength) }
 	input := req.InputItems(newID)
-	items := append(prior, input...)
+	items := append(slices.Clip(c.prior), input...)
 	if err := openai.ValidateToolOutputs(items); err != nil {
 		return response{err: err}
 	}
 	norm := openai.NormalizeResponses(req.Model, req.Instructions, items, req)
-	if len(chain) > 0 {
+	if len(c.chain) > 0 {
 		// The chain's identity is explicit: every link shares its root's.
-		norm.Conversation = chain[len(chain)-1].Conversation
+		norm.Conversation = c.chain[len(c.chain)-1].Conversation
+	}
+	if c.base != nil {
+		x.earlier = runtime.Earlier{Messages: c.base.Messages - c.standIn, UserTurns: c.base.UserTurns}
 	}
 	res, reply, refused := x.answer(norm)
 	if refused != nil {
 		return *refused
 	}
-	answer := h.responseAnswer(x, req, norm, &reply, newID)
+	segments, head := c.promptSegments(norm)
+	answer := h.responseAnswer(x, req, norm, &reply, newID, segments)
 	if reply.Error != nil {
 		// A failure inside the stream: response.failed after the 200.
 		e := scriptedError(reply.Error)
@@ -65,27 +68,29 @@ func (h *handler) responses(x *exchange) response {
 		answer.Failure = &openai.ResponseError{Code: e.JournalCode(), Message: e.Message}
 	}
 	pacing := x.rt.Settings().Stream
-	render := func() *openai.SSE {
-		return answer.Stream(func(s string) []string { return tokens.Split(req.Model, s) }, pacing.TokensPerChunk)
-	}
 	out := response{reservation: res}
 	if req.Stores() {
-		stored := &runtime.StoredResponse{ID: answer.ID, Previous: req.PreviousResponseID,
-			Conversation: norm.Conversation, Input: input, Output: answer.OutputItems(), Object: answer.Object(),
-			Stream: render}
-		out.delivered = func() { x.rt.StoreResponse(stored, chain) }
+		stored := &runtime.StoredResponse{ID: answer.ID, Previous: req.PreviousResponseID, Model: req.Model,
+			Conversation: norm.Conversation, Input: openai.CloneItems(input), Answer: answer.Detach(),
+			TokensPerChunk: pacing.TokensPerChunk}
+		if len(c.chain) > 0 {
+			stored.Before = c.summarize(req.Model, norm, segments, head)
+		}
+		out.delivered = func() { x.rt.StoreResponse(stored) }
 	}
 	if !req.Stream {
 		out.json = answer.Object()
 		return out
 	}
-	out.sse, out.pacing = render(), pacing
+	out.sse = answer.Stream(func(s string) []string { return tokens.Split(req.Model, s) }, pacing.TokensPerChunk)
+	out.pacing = pacing
 	return out
 }
 
-// responseAnswer renders reply as a Responses API answer to req.
+// responseAnswer renders reply as a Responses API answer to req, whose
+// prompt is segments.
 func (h *handler) responseAnswer(x *exchange, req *openai.ResponsesRequest, norm *scenario.Request,
-	reply *scenario.Reply, newID func(string) string) *openai.ResponseAnswer {
+	reply *scenario.Reply, newID func(string) string, segments []runtime.PromptSegment) *openai.ResponseAnswer {
 	model := req.Model
 	if reply.Model != "" {
 		model = reply.Model
@@ -113,7 +118,18 @@ func (h *handler) responseAnswer(x *exchange, req *openai.ResponsesRequest, norm
 	if a.Refusal != "" {
 		x.entry.ReplyText = a.Refusal
 	}
-	a.Usage = usage(x.rt, norm, reply, completionTokens(req.Model, a.Text, a.Refusal, reply.ToolCalls))
+	completion := completionTokens(req.Model, a.Text, a.Refusal, reply.ToolCalls)
+	if reply.Usage != nil {
+		a.Usage = openai.NewUsage(reply.Usage.PromptTokens, reply.Usage.CompletionTokens)
+		return a
+	}
+	// As usage counts a prompt, over segments that may resume a summary.
+	prompt := tokensPerReply
+	for _, s := range segments {
+		prompt += s.Tokens
+	}
+	a.Usage = openai.NewUsage(prompt, completion)
+	a.Usage.PromptTokensDetails.CachedTokens = x.rt.CachedTokens(norm.Model, norm.PromptCacheKey, segments)
 	return a
 }
 
@@ -134,9 +150,10 @@ func (h *handler) responseByID(x *exchange, rest string) response {
 			return response{err: openai.ResponseNotFound(id)}
 		}
 		if !wantsStream(x.r) {
-			return response{json: stored.Object}
+			return response{json: stored.Answer.Object()}
 		}
-		return replay(stored.Stream(), x.r.URL.Query().Get("starting_after"))
+		split := func(s string) []string { return tokens.Split(stored.Model, s) }
+		return replay(stored.Answer.Stream(split, stored.TokensPerChunk), x.r.URL.Query().Get("starting_after"))
 	case x.r.Method == http.MethodDelete:
 		if !x.rt.DeleteResponse(id) {
 			return response{err: openai.ResponseNotFound(id)}
@@ -207,4 +224,94 @@ func (h *handler) inputItems(x *exchange, id string) response {
 		return response{err: err}
 	}
 	return response{json: openai.NewItemList(page, more)}
+}
+
+// continued is what a request that continues a previous_response_id chain
+// starts from.
+type continued struct {
+	// chain are the kept responses of the chain, oldest first.
+	chain []*runtime.StoredResponse
+	// base, when the oldest kept response continued one no longer kept,
+	// summarizes the turns before it; standIn is the number of messages
+	// its stand-in items normalize to (0 or 1).
+	base    *runtime.Summary
+	standIn int
+	// prior are the conversation's items before the new input: the
+	// stand-in items, then each kept response's input and output items.
+	prior []openai.Item
+}
+
+// continueChain rebuilds the conversation that the kept response id ends,
+// and false if id is not kept.
+func continueChain(rt *runtime.Runtime, id string) (continued, bool) {
+	chain, ok := rt.Chain(id)
+	if !ok {
+		return continued{}, false
+	}
+	c := continued{chain: chain}
+	if chain[0].Previous != "" {
+		c.base = &chain[0].Before
+		c.prior = c.base.StandIn()
+		c.standIn = len(openai.NormalizeResponses("", "", c.prior, nil).Messages)
+	}
+	for _, r := range chain {
+		c.prior = append(append(c.prior, r.Input...), r.Output()...)
+	}
+	return c, true
+}
+
+// promptSegments cuts norm's prompt as usage does, with the message the
+// stand-in items made replaced by a segment that resumes the summary's
+// prefix and counts its tokens. head is the number of segments before the
+// messages (tools and system text).
+func (c *continued) promptSegments(norm *scenario.Request) (segments []runtime.PromptSegment, head int) {
+	segments = promptSegments(norm)
+	head = len(segments) - len(norm.Messages)
+	if c.base == nil {
+		return segments, head
+	}
+	out := make([]runtime.PromptSegment, 0, len(segments)+1-c.standIn)
+	out = append(out, segments[:head]...)
+	out = append(out, runtime.PromptSegment{Tokens: c.base.PromptTokens, Resume: &c.base.Cache})
+	return append(out, segments[head+c.standIn:]...), head
+}
+
+// summarize returns the summary a response to norm keeps of the turns
+// before its input: those of the chain it continues. segments and head are
+// norm's prompt as promptSegments cut it.
+func (c *continued) summarize(model string, norm *scenario.Request, segments []runtime.PromptSegment, head int) runtime.Summary {
+	var s runtime.Summary
+	prior := openai.NormalizeResponses(model, "", c.prior, nil)
+	own := len(prior.Messages) - c.standIn // messages of the kept chain
+	start := head                          // their first segment
+	if c.base != nil {
+		s.Messages, s.UserTurns, s.PromptTokens = c.base.Messages, c.base.UserTurns, c.base.PromptTokens
+		start++
+	}
+	s.Messages += own
+	for _, m := range norm.Messages[c.standIn : c.standIn+own] {
+		if m.Role == "user" {
+			s.UserTurns++
+		}
+	}
+	for _, seg := range segments[start : start+own] {
+		s.PromptTokens += seg.Tokens
+	}
+	states := runtime.PrefixStates(segments)
+	if head > 0 {
+		s.Cache.After = states[head-1]
+	}
+	s.Cache.State = s.Cache.After
+	if end := start + own; end > 0 {
+		s.Cache.State = states[end-1]
+	}
+	s.SetSystem(prior.System)
+	var pending []openai.Item
+	for _, it := range c.chain[len(c.chain)-1].Output() {
+		if it.Type == "function_call" {
+			pending = append(pending, it)
+		}
+	}
+	s.Pending = openai.CloneItems(pending)
+	return s
 }
