@@ -78,20 +78,23 @@ func (s *Session) Journal() *journal.Journal { return s.rt.Journal() }
 // Chat scripts the scenario name for conversational requests: Chat
 // Completions and Responses alike, since scenarios see the normalized
 // request. Replies take effect at once and are part of the configuration:
-// Reset makes them available again, Configure replaces them.
+// Reset makes them available again, Configure replaces them. Every builder
+// call is checked like Configure: one that would take the configuration
+// past the server's MaxConfigBytes, or the reservation past the budget,
+// panics where it was made and changes nothing.
 func (s *Session) Chat(name string) *scenario.Builder {
-	return scenario.NewBuilder(s.rt, name, scenario.Match{})
+	return scenario.NewBuilder(sink{s}, name, scenario.Match{})
 }
 
 // Embeddings scripts the scenario name for embeddings requests, to override
 // the computed vectors: sess.Embeddings("fixed").Reply(scenario.Vectors(v)).
 func (s *Session) Embeddings(name string) *scenario.Builder {
-	return scenario.NewBuilder(s.rt, name, scenario.Match{Endpoint: scenario.EndpointEmbeddings})
+	return scenario.NewBuilder(sink{s}, name, scenario.Match{Endpoint: scenario.EndpointEmbeddings})
 }
 
 // Scenario scripts the scenario name for requests that match.
 func (s *Session) Scenario(name string, match scenario.Match) *scenario.Builder {
-	return scenario.NewBuilder(s.rt, name, match)
+	return scenario.NewBuilder(sink{s}, name, match)
 }
 
 // ScenarioStatus is a scenario with what is left of its queue.
@@ -146,14 +149,10 @@ func (s *Session) Configure(opts ...Option) error {
 // empties and every scripted reply is available again.
 func (s *Session) Reset() { s.rt.Reset() }
 
-// Reservation returns the bytes the session reserves in the server's budget.
-func (s *Session) Reservation() int64 {
-	cfg, err := s.Config()
-	if err != nil {
-		return 0
-	}
-	return cfg.Reservation()
-}
+// Reservation returns the bytes the session reserves in the server's
+// budget: Config().Reservation() as of the last change, scripted scenarios
+// included. A deleted session reserves nothing.
+func (s *Session) Reservation() int64 { return s.m.reservation(s.id) }
 
 // Close deletes the session. It is idempotent: closing a session that is
 // already gone is not an error.
