@@ -33,7 +33,7 @@ func validateHeaders(headers map[string]string) error {
 		field := fmt.Sprintf("error.headers.%s", name)
 		switch {
 		case !validHeaderName(name):
-			return fmt.Errorf("%s: is not a valid header name", field)
+			return fmt.Errorf("error.headers: %q is not a valid header name", name)
 		case framingHeaders[http.CanonicalHeaderKey(name)]:
 			return fmt.Errorf("%s: frames the response, which the server writes itself; it cannot be scripted", field)
 		case strings.ContainsAny(value, "\r\n\x00"):
