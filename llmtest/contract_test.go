@@ -55,12 +55,18 @@ func TestCreateSessionOverHTTP(t *testing.T) {
 func TestCreateSessionWithConfiguration(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	c := createOverHTTP(t, srv, `{"bearer_token":"provider-key","journal":{"capacity":5,"max_bytes":65536},
-		"scenarios":[{"name":"greeting","match":{"endpoint":"chat.completions"},"replies":[{"text":"configured over HTTP"}]}]}`)
+	const body = `{"bearer_token":"provider-key","journal":{"capacity":5,"max_bytes":65536},
+		"scenarios":[{"name":"greeting","match":{"endpoint":"chat.completions"},"replies":[{"text":"configured over HTTP"}]}]}`
+	c := createOverHTTP(t, srv, body)
 	sel := []string{session.HeaderSession, c.ID, session.HeaderSessionKey, c.Key}
-	want := int64(65536 + 5*1024 + 2<<20 + 1000*256 + 16*128*1024 + 1<<20)
-	if c.ReservationBytes != want {
-		t.Errorf("reservation_bytes = %d, want %d", c.ReservationBytes, want)
+	// The capacities' terms, and what keeping the scenario costs.
+	capacities := int64(65536 + 5*1024 + 2<<20 + 1000*256 + 16*128*1024 + 1<<20)
+	cfg, err := session.ParseConfig([]byte(body), srv.Manager().Startup())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := cfg.Reservation(); c.ReservationBytes != want || want <= capacities {
+		t.Errorf("reservation_bytes = %d, want %d, more than the capacities' %d", c.ReservationBytes, want, capacities)
 	}
 	r := call(t, http.MethodPost, srv.URL()+"/v1/chat/completions", chatBody("gpt-4.1-mini", "Hi"), join(sel, bearer("provider-key"))...)
 	if r.status != http.StatusOK || !strings.Contains(string(r.body), "configured over HTTP") {

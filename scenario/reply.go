@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"time"
 )
@@ -38,13 +39,21 @@ type Reply struct {
 	// Model overrides the model named in the answer.
 	Model string
 	// Delay holds the answer back for this long before any byte of the
-	// response is written.
+	// response is written: 0 to MaxDelay. In JSON it is delay_ms, whole
+	// milliseconds.
 	Delay time.Duration
 }
 
+// MaxDelay is the longest a reply may be held back: a day, longer than any
+// client waits, so a reply can stand for a hang.
+const MaxDelay = 24 * time.Hour
+
+// MaxUsageTokens is the largest token count a usage override may set.
+const MaxUsageTokens = 1_000_000_000
+
 // Error is a scripted HTTP error.
 type Error struct {
-	// Status is the HTTP status, such as 429 or 500.
+	// Status is the HTTP status, such as 429 or 500: 400 to 599.
 	Status int `json:"status"`
 	// Code is the error code, such as "rate_limit_exceeded".
 	Code string `json:"code,omitempty"`
@@ -54,7 +63,10 @@ type Error struct {
 	Param string `json:"param,omitempty"`
 	// Message is the error message; empty derives one from the status.
 	Message string `json:"message,omitempty"`
-	// Headers are extra response headers, such as Retry-After.
+	// Headers are extra response headers, such as Retry-After. They may not
+	// set the headers that frame the response, which the server owns:
+	// Content-Length, Content-Type, Content-Encoding, Transfer-Encoding,
+	// Connection and the other hop-by-hop headers.
 	Headers map[string]string `json:"headers,omitempty"`
 	// InStream delivers the error inside the stream of a streaming request,
 	// after its 200, as the real API reports trouble that starts once a
@@ -64,9 +76,11 @@ type Error struct {
 	InStream bool `json:"in_stream,omitempty"`
 }
 
-// Usage is a token-count override.
+// Usage is a token-count override. Each count is 0 to MaxUsageTokens.
 type Usage struct {
-	PromptTokens     int `json:"prompt_tokens"`
+	// PromptTokens is the input token count reported.
+	PromptTokens int `json:"prompt_tokens"`
+	// CompletionTokens is the output token count reported.
 	CompletionTokens int `json:"completion_tokens"`
 }
 
@@ -154,8 +168,23 @@ func (r *Reply) Validate() error {
 	if kinds > 1 || kinds == 1 && (r.Text != "" || len(r.ToolCalls) > 0) {
 		return errors.New("kind: a reply is one of text (with optional tool_calls), json, refusal, vectors, error or a Go function")
 	}
-	if r.Delay < 0 {
-		return errors.New("delay_ms: must not be negative")
+	if r.Delay < 0 || r.Delay > MaxDelay {
+		return fmt.Errorf("delay_ms: must be between 0 and %d (%v)", MaxDelay.Milliseconds(), MaxDelay)
+	}
+	if u := r.Usage; u != nil {
+		if u.PromptTokens < 0 || u.PromptTokens > MaxUsageTokens {
+			return fmt.Errorf("usage.prompt_tokens: must be between 0 and %d", MaxUsageTokens)
+		}
+		if u.CompletionTokens < 0 || u.CompletionTokens > MaxUsageTokens {
+			return fmt.Errorf("usage.completion_tokens: must be between 0 and %d", MaxUsageTokens)
+		}
+	}
+	for i, v := range r.Vectors {
+		for j, x := range v {
+			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+				return fmt.Errorf("vectors[%d][%d]: must be a finite number", i, j)
+			}
+		}
 	}
 	if r.JSON != nil && !json.Valid(r.JSON) {
 		return errors.New("json: is not valid JSON")
@@ -168,8 +197,13 @@ func (r *Reply) Validate() error {
 			return fmt.Errorf("tool_calls[%d].arguments: is not valid JSON", i)
 		}
 	}
-	if e := r.Error; e != nil && (e.Status < 400 || e.Status > 599) {
-		return errors.New("error.status: must be an HTTP error status (400-599)")
+	if e := r.Error; e != nil {
+		if e.Status < 400 || e.Status > 599 {
+			return errors.New("error.status: must be an HTTP error status (400-599)")
+		}
+		if err := validateHeaders(e.Headers); err != nil {
+			return err
+		}
 	}
 	switch r.FinishReason {
 	case "", "stop", "tool_calls", "length", "content_filter":
@@ -211,6 +245,18 @@ func (r *Reply) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	*r = Reply{Text: w.Text, ToolCalls: w.ToolCalls, JSON: w.JSON, Refusal: w.Refusal, Error: w.Error, Vectors: w.Vectors,
-		FinishReason: w.FinishReason, Usage: w.Usage, Model: w.Model, Delay: time.Duration(w.DelayMS) * time.Millisecond}
+		FinishReason: w.FinishReason, Usage: w.Usage, Model: w.Model, Delay: delayOf(w.DelayMS)}
 	return nil
+}
+
+// delayOf converts delay_ms into a Delay. Values out of range saturate just
+// past it instead of wrapping around, so that Validate refuses them.
+func delayOf(ms int64) time.Duration {
+	switch {
+	case ms < 0:
+		return -time.Millisecond
+	case ms > MaxDelay.Milliseconds():
+		return MaxDelay + time.Millisecond
+	}
+	return time.Duration(ms) * time.Millisecond
 }

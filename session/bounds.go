@@ -1,15 +1,19 @@
 package session
 
-// Bounds limit what a server admits.
+// Bounds limit what a server admits. In a ManagerConfig, a zero field means
+// its default.
 type Bounds struct {
-	// MaxSessions is the most sessions alive at once.
+	// MaxSessions is the most sessions alive at once. Default 32.
 	MaxSessions int
 	// MaxReservedBytes is the most bytes all sessions may reserve together
 	// (see Config.Reservation). It is an admission budget, not a heap
 	// measurement: capacity may run out before the session count does.
+	// Default 512 MiB.
 	MaxReservedBytes int64
-	// MaxConfigBytes is the most bytes of one session's configuration,
-	// serialized as JSON.
+	// MaxConfigBytes is the most bytes of one session's configuration, as
+	// Config.Size measures it, scripted scenarios included: creation,
+	// configuration, scenario posts and builders are all held to it.
+	// Default 1 MiB.
 	MaxConfigBytes int64
 }
 

@@ -38,21 +38,25 @@ type Config struct {
 
 // StreamConfig shapes streamed answers. Unpaced streams (no time to first
 // token, no token rate) are written at once; paced ones are flushed event by
-// event on the server's clock.
+// event, held back with timers.
 type StreamConfig struct {
-	// TokensPerChunk is how many tokens each content chunk carries.
+	// TokensPerChunk is how many tokens each content chunk carries: 1 to
+	// 4096.
 	TokensPerChunk int `json:"tokens_per_chunk"`
-	// TTFTMS holds the first chunk back this many milliseconds.
+	// TTFTMS holds the first chunk back this many milliseconds: 0 to
+	// 600,000 (ten minutes).
 	TTFTMS int `json:"ttft_ms,omitempty"`
-	// TokensPerSecond paces the chunks after the first; 0 sends them at once.
+	// TokensPerSecond paces the chunks after the first: 0 sends them at
+	// once, otherwise 0.1 to 1,000,000.
 	TokensPerSecond float64 `json:"tokens_per_second,omitempty"`
 }
 
 // JournalConfig bounds a session's request journal.
 type JournalConfig struct {
-	// Capacity is the most entries kept; the oldest go first.
+	// Capacity is the most entries kept, 1 to 1,000,000; the oldest go
+	// first.
 	Capacity int `json:"capacity"`
-	// MaxBytes is the most bytes of entries kept.
+	// MaxBytes is the most bytes of entries kept, 1 to 2^30.
 	MaxBytes int64 `json:"max_bytes"`
 }
 
@@ -73,7 +77,7 @@ type HistoryConfig struct {
 
 // VideosConfig bounds a session's video jobs.
 type VideosConfig struct {
-	// Capacity is the most jobs kept.
+	// Capacity is the most jobs kept, 0 to 10,000.
 	Capacity int `json:"capacity"`
 }
 
@@ -99,12 +103,13 @@ const (
 )
 
 // Reservation returns the bytes c reserves in the server's admission budget:
-// journal bytes and entries, history bytes and entries, video capacity, and
-// a fixed retention:
+// journal bytes and entries, history bytes and entries, video capacity, a
+// fixed retention, and what keeping its scenarios costs (see
+// configurationCost):
 //
 //	journal.max_bytes + journal.capacity × 1 KiB
 //	+ history.max_bytes + history.capacity × 256 B
-//	+ videos.capacity × 128 KiB + 1 MiB
+//	+ videos.capacity × 128 KiB + 1 MiB + configurationCost
 //
 // It is a pure function of c.
 func (c *Config) Reservation() int64 {
@@ -112,7 +117,8 @@ func (c *Config) Reservation() int64 {
 		int64(c.Journal.Capacity)*journalEntryBytes +
 		c.History.MaxBytes + int64(c.History.Capacity)*historyEntryBytes +
 		int64(c.Videos.Capacity)*videoJobBytes +
-		fixedRetentionBytes
+		fixedRetentionBytes +
+		c.configurationCost()
 }
 
 // Limits of single configuration fields, so that one reservation cannot
@@ -125,6 +131,10 @@ const (
 	maxVideosCapacity  = 10_000
 	maxTokensPerChunk  = 4096
 	maxTTFTMS          = 10 * 60 * 1000
+	// Paced streams run at 0.1 to a million tokens a second: slower
+	// would hold a chunk back for hours, faster is no pacing at all.
+	minTokensPerSecond = 0.1
+	maxTokensPerSecond = 1_000_000
 )
 
 // ConfigError reports a configuration field that cannot be applied.
@@ -169,8 +179,9 @@ func (c *Config) Validate() error {
 		return &ConfigError{"stream.tokens_per_chunk", fmt.Sprintf("must be between 1 and %d", maxTokensPerChunk)}
 	case c.Stream.TTFTMS < 0 || c.Stream.TTFTMS > maxTTFTMS:
 		return &ConfigError{"stream.ttft_ms", fmt.Sprintf("must be between 0 and %d", maxTTFTMS)}
-	case c.Stream.TokensPerSecond < 0:
-		return &ConfigError{"stream.tokens_per_second", "must not be negative"}
+	case c.Stream.TokensPerSecond != 0 && !(c.Stream.TokensPerSecond >= minTokensPerSecond && c.Stream.TokensPerSecond <= maxTokensPerSecond):
+		// Written so that NaN fails too.
+		return &ConfigError{"stream.tokens_per_second", fmt.Sprintf("must be 0 (no pacing) or between %g and %d", minTokensPerSecond, maxTokensPerSecond)}
 	}
 	for i, m := range c.Models {
 		if m == "" {
@@ -183,13 +194,24 @@ func (c *Config) Validate() error {
 	for i := range c.Scenarios {
 		s := &c.Scenarios[i]
 		if err := s.Validate(); err != nil {
-			return &ConfigError{fmt.Sprintf("scenarios[%d]", i), err.Error()}
+			return fieldError(fmt.Sprintf("scenarios[%d]", i), err)
 		}
 		if j := slices.IndexFunc(c.Scenarios, func(o scenario.Scenario) bool { return o.Name == s.Name }); j != i {
 			return &ConfigError{fmt.Sprintf("scenarios[%d].name", i), fmt.Sprintf("%q is also the name of scenarios[%d]", s.Name, j)}
 		}
 	}
 	return nil
+}
+
+// fieldError turns a validation error of a part of the configuration at
+// path, which says "field: reason", into a ConfigError naming the whole
+// path of the field.
+func fieldError(path string, err error) *ConfigError {
+	field, reason, ok := strings.Cut(err.Error(), ": ")
+	if !ok || field == "" || strings.ContainsAny(field, " \t") {
+		return &ConfigError{path, err.Error()}
+	}
+	return &ConfigError{path + "." + field, reason}
 }
 
 // ParseConfig reads a JSON configuration document over base: fields the
@@ -262,12 +284,15 @@ func (c *Config) settings() runtime.Settings {
 	}
 }
 
-// size returns the length of c serialized as JSON, which the per-session
-// configuration limit bounds.
-func (c *Config) size() int64 {
-	b, err := json.Marshal(c)
-	if err != nil {
-		return 0
-	}
-	return int64(len(b))
+// withoutScenarios returns c without its scenarios, which a runtime holds.
+func (c Config) withoutScenarios() Config {
+	c.Scenarios = nil
+	return c
+}
+
+// isZero reports whether c is the zero Config, which no valid configuration
+// is (the journal needs a capacity).
+func (c *Config) isZero() bool {
+	return c.BearerToken == "" && c.Models == nil && c.Scenarios == nil && c.Journal == JournalConfig{} &&
+		c.History == HistoryConfig{} && c.Videos == VideosConfig{} && c.Stream == StreamConfig{}
 }

@@ -35,10 +35,14 @@ func TestReservationIsAPureFunctionOfTheConfiguration(t *testing.T) {
 	if got := cfg.Reservation(); got != want {
 		t.Errorf("Reservation() = %d, want %d", got, want)
 	}
-	cfg.Scenarios = []scenario.Scenario{{Name: "x", Replies: []scenario.Reply{{Text: "y"}}}}
 	cfg.BearerToken = "k"
 	if got := cfg.Reservation(); got != want {
-		t.Errorf("scenarios and tokens changed the reservation to %d", got)
+		t.Errorf("a bearer token changed the reservation to %d", got)
+	}
+	// Scenarios cost what keeping them costs.
+	cfg.Scenarios = []scenario.Scenario{{Name: "x", Replies: []scenario.Reply{{Text: "y"}}}}
+	if got := cfg.Reservation(); got <= want {
+		t.Errorf("Reservation() with a scenario = %d, want more than %d", got, want)
 	}
 }
 
@@ -74,7 +78,7 @@ func TestParseConfigErrors(t *testing.T) {
 		"duplicate model":    {`{"models":["a","a"]}`, "models[1]"},
 		"journal too big":    {`{"journal":{"max_bytes":1099511627776}}`, "journal.max_bytes"},
 		"too many videos":    {`{"videos":{"capacity":100000}}`, "videos.capacity"},
-		"scenario no name":   {`{"scenarios":[{"match":{},"replies":[{"text":"x"}]}]}`, "scenarios[0]"},
+		"scenario no name":   {`{"scenarios":[{"match":{},"replies":[{"text":"x"}]}]}`, "scenarios[0].name"},
 		"reply unknown key":  {`{"scenarios":[{"name":"s","match":{},"replies":[{"txt":"x"}]}]}`, "txt"},
 		"two documents":      {`{}{}`, ""},
 		"not an object":      {`[]`, ""},

@@ -62,10 +62,27 @@ func (c control) Configure(id string, body []byte) error {
 	return c.apiError(c.m.configure(id, cfg))
 }
 
-// checkBodySize refuses a configuration document over the per-session limit
-// before parsing it.
+// AddScenarios merges the scenarios of a POST /admin-api/scenarios body
+// into session id's, or the default runtime's when id is "", checked like a
+// configuration: valid, within the size limit and within the budget, or
+// nothing changes.
+func (c control) AddScenarios(id string, body []byte) error {
+	if err := c.checkBodySize(body); err != nil {
+		return err
+	}
+	scenarios, derr := server.DecodeScenarioList(body)
+	if derr != nil {
+		return derr
+	}
+	return c.apiError(c.m.addScenarios(id, scenarios))
+}
+
+// checkBodySize refuses, before it is read, a document whose compact form
+// is over twice the per-session limit: no configuration it could hold
+// would fit. The limit itself applies to the configuration read (see
+// Config.Size), the same way on every path.
 func (c control) checkBodySize(body []byte) error {
-	if limit := c.m.cfg.Bounds.MaxConfigBytes; int64(len(body)) > limit {
+	if limit := c.m.cfg.Bounds.MaxConfigBytes; compactLen(body) > 2*limit {
 		return openai.ConfigurationTooLarge(limit)
 	}
 	return nil

@@ -16,7 +16,8 @@ import (
 	"github.com/llmtestserver/llmtestserver/internal/server"
 )
 
-// ManagerConfig configures a Manager.
+// ManagerConfig configures a Manager. Its zero value is usable: every zero
+// field means its default.
 type ManagerConfig struct {
 	// Endpoint is the server's root URL, such as "http://127.0.0.1:8080";
 	// sessions derive their BaseURL from it.
@@ -25,15 +26,45 @@ type ManagerConfig struct {
 	// session creation. Empty leaves both unguarded.
 	ManagementKey string
 	// Startup is the configuration of the default runtime and the template
-	// of every session.
+	// of every session. The zero Config means DefaultConfig().
 	Startup Config
-	// Bounds limit what the manager admits.
+	// Bounds limit what the manager admits. Each zero field means its value
+	// in DefaultBounds().
 	Bounds Bounds
 	// Transport is the base transport that session clients share. Nil uses
 	// http.DefaultTransport.
 	Transport http.RoundTripper
-	// MaxRequestBytes bounds every request body the handler reads.
+	// MaxRequestBytes bounds every request body the handler reads; larger
+	// ones get 413. Zero means DefaultMaxRequestBytes.
 	MaxRequestBytes int64
+}
+
+// DefaultMaxRequestBytes is the request body bound of a ManagerConfig that
+// sets none: 32 MiB.
+const DefaultMaxRequestBytes = 32 << 20
+
+// withDefaults returns cfg with its zero fields set to their defaults.
+func (cfg ManagerConfig) withDefaults() ManagerConfig {
+	if cfg.Startup.isZero() {
+		cfg.Startup = DefaultConfig()
+	}
+	def := DefaultBounds()
+	if cfg.Bounds.MaxSessions == 0 {
+		cfg.Bounds.MaxSessions = def.MaxSessions
+	}
+	if cfg.Bounds.MaxReservedBytes == 0 {
+		cfg.Bounds.MaxReservedBytes = def.MaxReservedBytes
+	}
+	if cfg.Bounds.MaxConfigBytes == 0 {
+		cfg.Bounds.MaxConfigBytes = def.MaxConfigBytes
+	}
+	if cfg.MaxRequestBytes == 0 {
+		cfg.MaxRequestBytes = DefaultMaxRequestBytes
+	}
+	if cfg.Transport == nil {
+		cfg.Transport = http.DefaultTransport
+	}
+	return cfg
 }
 
 // Manager admits, finds, configures and deletes sessions, within its bounds.
@@ -54,27 +85,32 @@ type Manager struct {
 
 // entry is the manager's record of one session.
 type entry struct {
-	session     *Session
-	cfg         Config // as last configured; scripted scenarios live in the runtime
+	session *Session
+	// cfg is the configuration as last configured, without its scenarios:
+	// those live in the runtime only, so that they are held once.
+	cfg         Config
+	size        int64 // the configuration's Size, scenarios included
 	reservation int64
 }
 
-// NewManager returns a manager with the given configuration. It fails if the
-// startup configuration is invalid.
+// NewManager returns a manager with the given configuration, its zero
+// fields set to their defaults. It fails if the startup configuration is
+// invalid or a bound is negative.
 func NewManager(cfg ManagerConfig) (*Manager, error) {
+	cfg = cfg.withDefaults()
 	if err := cfg.Startup.Validate(); err != nil {
 		return nil, fmt.Errorf("startup configuration: %w", err)
 	}
-	if cfg.Transport == nil {
-		cfg.Transport = http.DefaultTransport
+	if b := cfg.Bounds; b.MaxSessions < 0 || b.MaxReservedBytes < 0 || b.MaxConfigBytes < 0 || cfg.MaxRequestBytes < 0 {
+		return nil, errors.New("session: bounds and MaxRequestBytes must not be negative")
 	}
 	cfg.Endpoint = strings.TrimSuffix(cfg.Endpoint, "/")
 	cfg.Startup = cfg.Startup.clone()
 	m := &Manager{cfg: cfg, sessions: make(map[string]*entry)}
 	m.defaultBase = cfg.Startup.clone()
 	m.defaultBase.BearerToken = cfg.ManagementKey
-	m.defCfg = m.defaultBase
 	m.fallback = runtime.New(m.defaultBase.settings())
+	m.defCfg = m.defaultBase.withoutScenarios()
 	return m, nil
 }
 
@@ -97,26 +133,27 @@ func (m *Manager) Create(opts ...Option) (*Session, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if err := m.checkSize(&cfg); err != nil {
-		return nil, err
-	}
 	return m.admit(cfg)
 }
 
-// checkSize enforces the per-session configuration limit.
-func (m *Manager) checkSize(cfg *Config) error {
-	if n := cfg.size(); n > m.cfg.Bounds.MaxConfigBytes {
-		return fmt.Errorf("%w: %d bytes, limit %d", ErrConfigTooLarge, n, m.cfg.Bounds.MaxConfigBytes)
+// checkSizeOf enforces the per-session configuration limit on a Size.
+func (m *Manager) checkSizeOf(size int64) error {
+	if size > m.cfg.Bounds.MaxConfigBytes {
+		return fmt.Errorf("%w: %d bytes, limit %d", ErrConfigTooLarge, size, m.cfg.Bounds.MaxConfigBytes)
 	}
 	return nil
 }
 
-// admit reserves room for a validated configuration and starts its runtime.
+// admit checks the size of a validated configuration, reserves room for it
+// and starts its runtime.
 func (m *Manager) admit(cfg Config) (*Session, error) {
+	size := cfg.Size()
+	if err := m.checkSizeOf(size); err != nil {
+		return nil, err
+	}
 	id, key := newID(), newKey()
 	reservation := cfg.Reservation()
-	rt := runtime.New(cfg.settings())
-	s := &Session{m: m, id: id, key: key, rt: rt}
+	s := &Session{m: m, id: id, key: key, rt: runtime.New(cfg.settings())}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	switch {
@@ -128,7 +165,7 @@ func (m *Manager) admit(cfg Config) (*Session, error) {
 		return nil, fmt.Errorf("%w: the session reserves %d bytes, %d of %d are free",
 			ErrCapacityExceeded, reservation, m.cfg.Bounds.MaxReservedBytes-m.reserved, m.cfg.Bounds.MaxReservedBytes)
 	}
-	m.sessions[id] = &entry{session: s, cfg: cfg, reservation: reservation}
+	m.sessions[id] = &entry{session: s, cfg: cfg.withoutScenarios(), size: size, reservation: reservation}
 	m.reserved += reservation
 	return s, nil
 }
@@ -174,13 +211,14 @@ func (m *Manager) Delete(id, key string) error {
 // when id is "") with cfg, if its reservation fits the budget. On any error
 // nothing changes.
 func (m *Manager) configure(id string, cfg Config) error {
-	if err := m.checkSize(&cfg); err != nil {
+	size := cfg.Size()
+	if err := m.checkSizeOf(size); err != nil {
 		return err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if id == "" {
-		m.defCfg = cfg
+		m.defCfg = cfg.withoutScenarios()
 		m.fallback.Configure(cfg.settings())
 		return nil
 	}
@@ -194,7 +232,7 @@ func (m *Manager) configure(id string, cfg Config) error {
 			ErrCapacityExceeded, reservation, free)
 	}
 	m.reserved += reservation - e.reservation
-	e.cfg, e.reservation = cfg, reservation
+	e.cfg, e.size, e.reservation = cfg.withoutScenarios(), size, reservation
 	e.session.rt.Configure(cfg.settings())
 	return nil
 }
@@ -217,6 +255,16 @@ func (m *Manager) config(id string) (Config, error) {
 	}
 	cfg.Scenarios = rt.Settings().Scenarios
 	return cfg.clone(), nil
+}
+
+// reservation returns what session id reserves, or 0 if it is gone.
+func (m *Manager) reservation(id string) int64 {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if e, ok := m.sessions[id]; ok {
+		return e.reservation
+	}
+	return 0
 }
 
 // Len returns the number of live sessions.

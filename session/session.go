@@ -88,8 +88,12 @@ func (s *Session) Journal() *journal.Journal { return s.rt.Journal() }
 // builder's conditions, and Repeat and PerConversation set their flag but
 // never clear it. (POST /admin-api/scenarios with an existing name also
 // appends, but always replaces the match and flags.) See scenario.Builder.
+//
+// Every builder call is checked like Configure: one that would take the
+// configuration past the server's MaxConfigBytes, or the reservation past
+// the budget, panics where it was made and changes nothing.
 func (s *Session) Chat(name string) *scenario.Builder {
-	return scenario.NewBuilder(s.rt, name, scenario.Match{})
+	return scenario.NewBuilder(sink{s}, name, scenario.Match{})
 }
 
 // Embeddings scripts the scenario name for embeddings requests, to override
@@ -97,7 +101,7 @@ func (s *Session) Chat(name string) *scenario.Builder {
 // Every When narrows within the embeddings endpoint. A name already scripted
 // is continued as with Chat.
 func (s *Session) Embeddings(name string) *scenario.Builder {
-	return scenario.NewBuilder(s.rt, name, scenario.Match{Endpoint: scenario.EndpointEmbeddings})
+	return scenario.NewBuilder(sink{s}, name, scenario.Match{Endpoint: scenario.EndpointEmbeddings})
 }
 
 // Scenario scripts the scenario name for requests that match; When narrows
@@ -107,7 +111,7 @@ func (s *Session) Embeddings(name string) *scenario.Builder {
 // regular expression: that is a mistake in the test, reported where it was
 // made.
 func (s *Session) Scenario(name string, match scenario.Match) *scenario.Builder {
-	return scenario.NewBuilder(s.rt, name, match)
+	return scenario.NewBuilder(sink{s}, name, match)
 }
 
 // ScenarioStatus is a scenario with what is left of its queue.
@@ -162,14 +166,10 @@ func (s *Session) Configure(opts ...Option) error {
 // empties and every scripted reply is available again.
 func (s *Session) Reset() { s.rt.Reset() }
 
-// Reservation returns the bytes the session reserves in the server's budget.
-func (s *Session) Reservation() int64 {
-	cfg, err := s.Config()
-	if err != nil {
-		return 0
-	}
-	return cfg.Reservation()
-}
+// Reservation returns the bytes the session reserves in the server's
+// budget: Config().Reservation() as of the last change, scripted scenarios
+// included. A deleted session reserves nothing.
+func (s *Session) Reservation() int64 { return s.m.reservation(s.id) }
 
 // Close deletes the session. It is idempotent: closing a session that is
 // already gone is not an error.

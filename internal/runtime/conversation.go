@@ -3,6 +3,7 @@ package runtime
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"strings"
 
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
@@ -20,8 +21,18 @@ const (
 	SourceDerived = "derived"
 )
 
-// maxConversations bounds the identities a runtime remembers.
-const maxConversations = 1 << 14
+// MaxConversations bounds the identities a runtime remembers, and the
+// per-conversation queue positions it keeps across all its scenarios.
+// Reaching either bound starts both over, so that generations and
+// per-conversation queues stay consistent: a conversation that is new to
+// the runtime again starts its queues from their first reply again.
+const MaxConversations = 1 << 14
+
+// maxKeyBytes bounds the length of the keys identities and queue positions
+// are remembered by: a longer identity (a declared conversation header can
+// be long) is remembered by its hash, so a bound on their count is a bound
+// on their bytes.
+const maxKeyBytes = 64
 
 // conversation is what the runtime remembers of one conversation identity.
 type conversation struct {
@@ -53,19 +64,54 @@ func identify(req *scenario.Request, declared string) (id, source string) {
 // of evicted responses of a chain) count as the request's own. The caller
 // holds mu.
 func (rt *Runtime) track(req *scenario.Request, id, source string) {
-	c, ok := rt.conversations[id]
+	key := boundedKey(id)
+	c, ok := rt.conversations[key]
 	if !ok {
-		if len(rt.conversations) >= maxConversations {
+		if len(rt.conversations) >= MaxConversations {
 			// A bound, not an eviction policy: sessions that see this many
 			// openings are load tests, where generations matter little.
-			clear(rt.conversations)
+			rt.forgetConversations()
 		}
 		c = &conversation{generation: 1}
-		rt.conversations[id] = c
+		rt.conversations[strings.Clone(key)] = c
 	} else if rt.earlier.Messages+len(req.Messages) < c.messages {
 		c.generation++
 	}
 	c.messages = rt.earlier.Messages + len(req.Messages)
 	req.Conversation, req.ConversationSource = id, source
 	req.Generation, req.Turn = c.generation, rt.earlier.UserTurns+req.UserTurns()
+}
+
+// addPosition keeps p as the position of conversation key in the
+// per-conversation queue q, starting every conversation over first when
+// the runtime keeps MaxConversations positions already. The caller holds mu.
+func (rt *Runtime) addPosition(q *queue, key string, p *position) {
+	if rt.positions >= MaxConversations {
+		rt.forgetConversations()
+	}
+	if q.byConv == nil {
+		q.byConv = make(map[string]*position)
+	}
+	q.byConv[key] = p
+	rt.positions++
+}
+
+// forgetConversations starts every conversation over: identities and
+// per-conversation queue positions alike. The caller holds mu.
+func (rt *Runtime) forgetConversations() {
+	clear(rt.conversations)
+	for _, q := range rt.queues {
+		q.byConv = nil
+	}
+	rt.positions = 0
+}
+
+// boundedKey returns id, or a fixed-length hash of it when it is longer
+// than maxKeyBytes.
+func boundedKey(id string) string {
+	if len(id) <= maxKeyBytes {
+		return id
+	}
+	sum := sha256.Sum256([]byte(id))
+	return "sha256:" + hex.EncodeToString(sum[:16])
 }

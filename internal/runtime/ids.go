@@ -14,13 +14,18 @@ func newIDSource() *rand.Rand { return rand.New(rand.NewPCG(idSeed, idSeed)) }
 
 // NewID returns prefix followed by n characters from the runtime's
 // deterministic sequence, shaped like the real API's IDs ("call_" + 24).
+// A retired runtime draws from a fresh sequence and leaves its own as it is.
 func (rt *Runtime) NewID(prefix string, n int) string {
 	b := make([]byte, len(prefix)+n)
 	copy(b, prefix)
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
+	ids := rt.ids
+	if rt.retired {
+		ids = newIDSource()
+	}
 	for i := len(prefix); i < len(b); i++ {
-		b[i] = idAlphabet[rt.ids.IntN(len(idAlphabet))]
+		b[i] = idAlphabet[ids.IntN(len(idAlphabet))]
 	}
 	return string(b)
 }

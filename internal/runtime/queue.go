@@ -10,18 +10,31 @@ import (
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
-// queue is the live state of one scenario: the replies not used yet, either
-// one queue for the whole session or, for a per-conversation scenario, one
-// per conversation, each starting from all the scenario's replies.
+// queue is the live state of one scenario: a position in the scenario's own
+// replies, either one for the whole session or, for a per-conversation
+// scenario, one per conversation. The replies are held once, by the
+// scenario; a position is an index into them and the few replies rolled
+// back since, so a queue costs a few words however many replies it has.
 type queue struct {
 	scenario *scenario.Scenario
-	global   []scenario.Reply            // head first; unused for per-conversation scenarios
-	byConv   map[string][]scenario.Reply // per conversation key, created on first use
+	global   position             // unused for per-conversation scenarios
+	byConv   map[string]*position // per conversation key, created on first use
 }
 
-func newQueue(s *scenario.Scenario) *queue {
-	return &queue{scenario: s, global: slices.Clone(s.Replies)}
+// position is how far a queue has got through its scenario's replies.
+// Replies are only ever appended to a live scenario, so an index stays
+// valid for the life of its queue.
+type position struct {
+	next int              // index in the scenario's replies of the next unused one
+	back []scenario.Reply // replies rolled back, head first, used before next
 }
+
+// left counts the replies a position has left in replies.
+func (p *position) left(replies []scenario.Reply) int {
+	return len(p.back) + len(replies) - p.next
+}
+
+func newQueue(s *scenario.Scenario) *queue { return &queue{scenario: s} }
 
 func newQueues(scenarios []scenario.Scenario) []*queue {
 	qs := make([]*queue, len(scenarios))
@@ -31,36 +44,14 @@ func newQueues(scenarios []scenario.Scenario) []*queue {
 	return qs
 }
 
-// pending returns the replies left for a request of conversation key.
-// The caller holds mu.
-func (q *queue) pending(key string) []scenario.Reply {
+// position returns the position of conversation key, or nil for a
+// per-conversation scenario that conversation has not used yet (it starts
+// from the first reply). The caller holds mu.
+func (q *queue) position(key string) *position {
 	if !q.scenario.PerConversation {
-		return q.global
+		return &q.global
 	}
-	if p, ok := q.byConv[key]; ok {
-		return p
-	}
-	return q.scenario.Replies
-}
-
-// setPending stores the replies left for conversation key. The caller holds mu.
-func (q *queue) setPending(key string, p []scenario.Reply) {
-	if !q.scenario.PerConversation {
-		q.global = p
-		return
-	}
-	if q.byConv == nil {
-		q.byConv = make(map[string][]scenario.Reply)
-	}
-	q.byConv[key] = p
-}
-
-// appendAll adds replies to every live queue of q. The caller holds mu.
-func (q *queue) appendAll(replies []scenario.Reply) {
-	q.global = append(q.global, replies...)
-	for k, p := range q.byConv {
-		q.byConv[k] = append(p, replies...)
-	}
+	return q.byConv[key]
 }
 
 // remaining counts the replies left in the session-wide queue, or for a
@@ -69,7 +60,7 @@ func (q *queue) remaining() int {
 	if q.scenario.PerConversation {
 		return len(q.scenario.Replies)
 	}
-	return len(q.global)
+	return q.global.left(q.scenario.Replies)
 }
 
 // Reservation is a reply taken from its queue. It counts as used unless
@@ -83,51 +74,61 @@ type Reservation struct {
 	rt       *Runtime
 	queue    *queue
 	convKey  string // the queue's conversation key
+	index    int    // the reply's index in the scenario's replies; -1 if it came from the rolled-back ones
 	repeated bool   // a repeating last reply, which was not taken off its queue
 }
 
 // Rollback returns the reply to the head of its queue, so that the next
 // matching request, typically the client's retry, gets it. A reply whose
 // queue was replaced meanwhile by Configure or Reset is dropped, and so is
-// every reply of a retired runtime.
+// every reply of a retired runtime, or of a conversation whose queue
+// positions started over.
 func (r *Reservation) Rollback() {
 	if r.repeated {
 		return
 	}
 	r.rt.mu.Lock()
 	defer r.rt.mu.Unlock()
-	if !r.rt.retired && slices.Contains(r.rt.queues, r.queue) {
-		r.queue.setPending(r.convKey, slices.Insert(slices.Clone(r.queue.pending(r.convKey)), 0, r.Reply))
+	if r.rt.retired || !slices.Contains(r.rt.queues, r.queue) {
+		return
 	}
+	p := r.queue.position(r.convKey)
+	if p == nil {
+		return
+	}
+	if len(p.back) == 0 && r.index >= 0 && r.index == p.next-1 {
+		p.next-- // the common case: the last reply taken comes back
+		return
+	}
+	p.back = slices.Insert(p.back, 0, r.Reply)
 }
 
 // Reserve takes the reply that answers req: the head of the first scenario
 // that matches and has a reply left. It first fills in req's conversation
 // identity, generation and turn (see Identify). When no scenario answers, the
-// error names the request and says why each scenario was passed over.
+// error names the request and says why each scenario was passed over. A
+// retired runtime reserves nothing and changes nothing: the request is
+// superseded.
 func (rt *Runtime) Reserve(req *scenario.Request, declared string) (*Reservation, *openai.Error) {
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	res, key := rt.reserve(req, declared)
-	if res == nil {
-		return nil, openai.NoScenario(rt.describeMiss(req, key))
-	}
-	return res, nil
+	return rt.ReserveAfter(req, declared, Earlier{})
 }
 
 // ReserveScripted is Reserve for requests that have an answer of their own
 // when nothing is scripted, such as embeddings: it returns nil, and no
-// error, when no scenario answers.
+// error, when no scenario answers or the runtime is retired.
 func (rt *Runtime) ReserveScripted(req *scenario.Request, declared string) *Reservation {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
+	if rt.retired {
+		return nil
+	}
 	res, _ := rt.reserve(req, declared)
 	return res
 }
 
 // reserve identifies req's conversation and takes the reply that answers
 // it, returning nil when none does, with the queue key of the conversation.
-// The caller holds mu.
+// The caller holds mu and has checked that the runtime is not retired.
 func (rt *Runtime) reserve(req *scenario.Request, declared string) (*Reservation, string) {
 	id, source := identify(req, declared)
 	if req.Endpoint.Conversational() {
@@ -137,17 +138,34 @@ func (rt *Runtime) reserve(req *scenario.Request, declared string) (*Reservation
 		// generation of a chat that happens to open with the same text.
 		req.Conversation, req.ConversationSource, req.Generation, req.Turn = id, source, 1, req.UserTurns()
 	}
-	key := fmt.Sprintf("%s#%d", req.Conversation, req.Generation)
+	key := fmt.Sprintf("%s#%d", boundedKey(req.Conversation), req.Generation)
 	for _, q := range rt.queues {
-		p := q.pending(key)
-		if len(p) == 0 || !q.scenario.Match.Matches(req) {
+		replies := q.scenario.Replies
+		p := q.position(key)
+		if p == nil {
+			p = &position{} // a conversation's first use of the queue
+		}
+		left := p.left(replies)
+		if left == 0 || !q.scenario.Match.Matches(req) {
 			continue
 		}
-		res := &Reservation{Scenario: q.scenario.Name, Reply: p[0], rt: rt, queue: q, convKey: key}
-		if len(p) == 1 && q.scenario.Repeat {
-			res.repeated = true
+		res := &Reservation{Scenario: q.scenario.Name, rt: rt, queue: q, convKey: key, index: -1}
+		if len(p.back) > 0 {
+			res.Reply = p.back[0]
 		} else {
-			q.setPending(key, p[1:])
+			res.Reply, res.index = replies[p.next], p.next
+		}
+		if left == 1 && q.scenario.Repeat {
+			res.repeated = true
+			return res, key
+		}
+		if len(p.back) > 0 {
+			p.back = slices.Delete(p.back, 0, 1)
+		} else {
+			p.next++
+		}
+		if q.scenario.PerConversation && q.byConv[key] == nil {
+			rt.addPosition(q, key, p)
 		}
 		return res, key
 	}
@@ -206,17 +224,20 @@ type ScenarioState struct {
 	RemainingByConversation map[string]int
 }
 
-// Scenarios returns every scenario with its remaining replies.
+// Scenarios returns every scenario with its remaining replies. The
+// scenarios' reply slices are the runtime's own, clipped, so that a caller
+// that appends to one gets a copy instead of writing into the runtime's.
 func (rt *Runtime) Scenarios() []ScenarioState {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	out := make([]ScenarioState, len(rt.queues))
 	for i, q := range rt.queues {
 		out[i] = ScenarioState{Scenario: *q.scenario, Remaining: q.remaining()}
+		out[i].Scenario.Replies = slices.Clip(out[i].Scenario.Replies)
 		if len(q.byConv) > 0 {
 			out[i].RemainingByConversation = make(map[string]int, len(q.byConv))
 			for k, p := range q.byConv {
-				out[i].RemainingByConversation[k] = len(p)
+				out[i].RemainingByConversation[k] = p.left(q.scenario.Replies)
 			}
 		}
 	}
@@ -228,33 +249,67 @@ func (rt *Runtime) Scenarios() []ScenarioState {
 // become part of the settings, so Reset makes them available again. A
 // retired runtime ignores them.
 func (rt *Runtime) AddReplies(name string, match scenario.Match, replies ...scenario.Reply) {
-	rt.edit(name, match, func(s *scenario.Scenario, q *queue) {
-		s.Replies = append(slices.Clone(s.Replies), replies...)
-		q.appendAll(replies)
+	rt.edit(func(scenarios []scenario.Scenario) []scenario.Scenario {
+		scenarios, i := withScenario(scenarios, name, match)
+		scenarios[i].Replies = append(scenarios[i].Replies, replies...)
+		return scenarios
 	})
 }
 
 // UpdateScenario applies change to the scenario called name, creating it
-// with match and no replies if there is none. Its queues keep what they have
-// left.
+// with match and no replies if there is none. change may alter the
+// scenario's match and flags; its replies stay as they were, and its queues
+// keep what they have left.
 func (rt *Runtime) UpdateScenario(name string, match scenario.Match, change func(*scenario.Scenario)) {
-	rt.edit(name, match, func(s *scenario.Scenario, _ *queue) { change(s) })
+	rt.edit(func(scenarios []scenario.Scenario) []scenario.Scenario {
+		scenarios, i := withScenario(scenarios, name, match)
+		replies := scenarios[i].Replies
+		change(&scenarios[i])
+		scenarios[i].Replies = replies
+		return scenarios
+	})
 }
 
-// edit changes the scenario called name and its queue in one critical
-// section, copying the settings' scenarios first because readers share them.
-func (rt *Runtime) edit(name string, match scenario.Match, change func(*scenario.Scenario, *queue)) {
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	if rt.retired {
-		return
-	}
-	scenarios := slices.Clone(rt.settings.Scenarios)
+// MergeScenarios adds scenarios in one step, as POST /admin-api/scenarios
+// does: one named like an existing scenario replaces its match and flags
+// and appends its replies; the others are added after the existing ones.
+func (rt *Runtime) MergeScenarios(add []scenario.Scenario) {
+	rt.edit(func(scenarios []scenario.Scenario) []scenario.Scenario {
+		for _, s := range add {
+			var i int
+			scenarios, i = withScenario(scenarios, s.Name, s.Match)
+			cur := &scenarios[i]
+			cur.Match, cur.Repeat, cur.PerConversation = s.Match, s.Repeat, s.PerConversation
+			cur.Replies = append(cur.Replies, s.Replies...)
+		}
+		return scenarios
+	})
+}
+
+// withScenario returns scenarios with one called name, appended with match
+// if there was none, and its index.
+func withScenario(scenarios []scenario.Scenario, name string, match scenario.Match) ([]scenario.Scenario, int) {
 	i := slices.IndexFunc(scenarios, func(s scenario.Scenario) bool { return s.Name == name })
 	if i < 0 {
 		scenarios = append(scenarios, scenario.Scenario{Name: name, Match: match})
 		i = len(scenarios) - 1
 	}
+	return scenarios, i
+}
+
+// edit changes the scenarios and re-points their queues in one critical
+// section. change gets a copy of the scenario values, because readers share
+// the settings' slice; it may append to a scenario's replies in place,
+// since every holder of a reply slice sees only its own length and the
+// runtime is the only one that appends to it (see ownReplies). A retired
+// runtime stays as it is.
+func (rt *Runtime) edit(change func([]scenario.Scenario) []scenario.Scenario) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if rt.retired {
+		return
+	}
+	scenarios := change(slices.Clone(rt.settings.Scenarios))
 	// Re-point the live queues at the new scenario values, keeping what
 	// each has left.
 	live := make([]*queue, len(scenarios))
@@ -266,9 +321,24 @@ func (rt *Runtime) edit(name string, match scenario.Match, change func(*scenario
 			live[j] = newQueue(&scenarios[j])
 		}
 	}
-	change(&scenarios[i], live[i])
 	rt.settings.Scenarios = scenarios
 	rt.queues = live
+}
+
+// ownReplies returns scenarios with every reply slice clipped, so that the
+// runtime's first append to one copies it rather than writing into an
+// array the caller may still append to.
+func ownReplies(scenarios []scenario.Scenario) []scenario.Scenario {
+	for i := range scenarios {
+		if r := scenarios[i].Replies; cap(r) > len(r) {
+			scenarios = slices.Clone(scenarios)
+			for j := range scenarios {
+				scenarios[j].Replies = slices.Clip(scenarios[j].Replies)
+			}
+			return scenarios
+		}
+	}
+	return scenarios
 }
 
 // Assertions returns the journal's report with the scripted replies never

@@ -68,7 +68,10 @@ type Runtime struct {
 	ids      *rand.Rand           // guarded by mu; generates IDs
 	// conversations tracks generations by conversation identity; guarded by mu.
 	conversations map[string]*conversation
-	history       history // guarded by mu
+	// positions counts the per-conversation queue positions of all queues;
+	// guarded by mu.
+	positions int
+	history   history // guarded by mu
 	// earlier counts the turns before a continued chain's kept responses
 	// for the one reservation under way (see ReserveAfter); guarded by mu.
 	earlier Earlier
@@ -90,7 +93,8 @@ func New(s Settings) *Runtime {
 
 		conversations: make(map[string]*conversation),
 	}
-	rt.queues = newQueues(s.Scenarios)
+	rt.settings.Scenarios = ownReplies(s.Scenarios)
+	rt.queues = newQueues(rt.settings.Scenarios)
 	return rt
 }
 
@@ -114,7 +118,9 @@ func (rt *Runtime) Configure(s Settings) {
 		return
 	}
 	rt.settings = s
-	rt.queues = newQueues(s.Scenarios)
+	rt.settings.Scenarios = ownReplies(s.Scenarios)
+	rt.queues = newQueues(rt.settings.Scenarios)
+	rt.positions = 0
 	rt.trimHistory(s.HistoryCapacity)
 	rt.journal.Resize(s.JournalCapacity, s.JournalMaxBytes)
 }
@@ -129,6 +135,7 @@ func (rt *Runtime) Reset() {
 		return
 	}
 	rt.queues = newQueues(rt.settings.Scenarios)
+	rt.positions = 0
 	rt.serial = 0
 	rt.ids = newIDSource()
 	clear(rt.conversations)
@@ -138,7 +145,9 @@ func (rt *Runtime) Reset() {
 }
 
 // Retire ends the runtime's life: requests in flight are cancelled with
-// ErrSuperseded, new ones are refused and nothing is recorded any more.
+// ErrSuperseded, new ones are refused, and nothing changes any more: not its
+// queues, conversations, history, prompt cache, ID sequence or journal.
+// Every mutator checks retired in the same critical section as its change.
 func (rt *Runtime) Retire() {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
@@ -215,10 +224,14 @@ func (rt *Runtime) Record(e journal.Entry) {
 func (rt *Runtime) Now() time.Time { return rt.now() }
 
 // NextSerial returns the next number of the runtime's ID sequence, so that
-// generated IDs are deterministic within a session.
+// generated IDs are deterministic within a session. A retired runtime
+// returns the number without advancing its sequence.
 func (rt *Runtime) NextSerial() uint64 {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
+	if rt.retired {
+		return rt.serial + 1
+	}
 	rt.serial++
 	return rt.serial
 }

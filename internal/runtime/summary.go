@@ -75,11 +75,14 @@ func (s *Summary) size() int64 {
 }
 
 // ReserveAfter is Reserve for a request that continues turns it no longer
-// carries: earlier's messages and user turns count as the request's own, for
+// carries (Reserve is ReserveAfter with nothing earlier): earlier's messages and user turns count as the request's own, for
 // its turn and its generation.
 func (rt *Runtime) ReserveAfter(req *scenario.Request, declared string, earlier Earlier) (*Reservation, *openai.Error) {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
+	if rt.retired {
+		return nil, openai.RequestSuperseded()
+	}
 	rt.earlier = earlier
 	defer func() { rt.earlier = Earlier{} }()
 	res, key := rt.reserve(req, declared)

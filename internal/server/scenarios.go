@@ -62,45 +62,27 @@ func (h *handler) listScenarios(w http.ResponseWriter, _ *http.Request, sel sele
 // addScenarios serves POST /admin-api/scenarios: {"scenarios": [...]} are
 // added after the existing ones; a scenario named like an existing one
 // replaces its match and flags and appends its replies, as the Go builder
-// does. Nothing is added unless every scenario is valid.
+// does. The session layer checks them as it checks a configuration, so
+// nothing is added unless every scenario is valid and the result fits the
+// size limit and the reservation budget.
 func (h *handler) addScenarios(w http.ResponseWriter, r *http.Request, sel selected) {
 	body, err := readBody(r, h.opts.MaxRequestBytes)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	in, derr := decodeScenarioList(body)
-	if derr != nil {
-		writeError(w, derr)
+	if aerr := h.sessions.AddScenarios(sel.id, body); aerr != nil {
+		writeError(w, asAPIError(aerr))
 		return
-	}
-	seen := make(map[string]bool, len(in.Scenarios))
-	for i := range in.Scenarios {
-		s := &in.Scenarios[i]
-		if err := s.Validate(); err != nil {
-			writeError(w, openai.InvalidConfiguration(fmt.Sprintf("scenarios[%d]", i), err.Error()))
-			return
-		}
-		if seen[s.Name] {
-			writeError(w, openai.InvalidConfiguration(fmt.Sprintf("scenarios[%d].name", i), fmt.Sprintf("%q is named twice", s.Name)))
-			return
-		}
-		seen[s.Name] = true
-	}
-	for _, s := range in.Scenarios {
-		sel.rt.UpdateScenario(s.Name, s.Match, func(cur *scenario.Scenario) {
-			cur.Match, cur.Repeat, cur.PerConversation = s.Match, s.Repeat, s.PerConversation
-		})
-		sel.rt.AddReplies(s.Name, s.Match, s.Replies...)
 	}
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// decodeScenarioList reads the body of POST /admin-api/scenarios. It takes
+// DecodeScenarioList reads the body of POST /admin-api/scenarios. It takes
 // the listing of GET as it is: the fields that describe a queue's state
 // (object, remaining, remaining_by_conversation) are dropped, every other
-// unknown field is refused.
-func decodeScenarioList(body []byte) (*scenarioInput, *openai.Error) {
+// unknown field is refused. The scenarios are not validated yet.
+func DecodeScenarioList(body []byte) ([]scenario.Scenario, *openai.Error) {
 	var outer struct {
 		Object    string            `json:"object"`
 		Scenarios []json.RawMessage `json:"scenarios"`
@@ -110,7 +92,7 @@ func decodeScenarioList(body []byte) (*scenarioInput, *openai.Error) {
 	if err := dec.Decode(&outer); err != nil {
 		return nil, openai.InvalidConfiguration("scenarios", err.Error())
 	}
-	in := &scenarioInput{Scenarios: make([]scenario.Scenario, len(outer.Scenarios))}
+	scenarios := make([]scenario.Scenario, len(outer.Scenarios))
 	for i, raw := range outer.Scenarios {
 		var fields map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &fields); err != nil {
@@ -123,14 +105,9 @@ func decodeScenarioList(body []byte) (*scenarioInput, *openai.Error) {
 		delete(fields, "remaining")
 		delete(fields, "remaining_by_conversation")
 		clean, _ := json.Marshal(fields) // re-encoding decoded JSON cannot fail
-		if err := json.Unmarshal(clean, &in.Scenarios[i]); err != nil {
+		if err := json.Unmarshal(clean, &scenarios[i]); err != nil {
 			return nil, openai.InvalidConfiguration(fmt.Sprintf("scenarios[%d]", i), err.Error())
 		}
 	}
-	return in, nil
-}
-
-// scenarioInput is the decoded body of POST /admin-api/scenarios.
-type scenarioInput struct {
-	Scenarios []scenario.Scenario
+	return scenarios, nil
 }

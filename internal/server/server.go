@@ -37,6 +37,11 @@ type Sessions interface {
 	// Configure replaces the configuration of session id, or of the default
 	// runtime when id is "", with the JSON body.
 	Configure(id string, body []byte) error
+	// AddScenarios merges the scenarios of a POST /admin-api/scenarios body
+	// (see DecodeScenarioList) into those of session id, or of the default
+	// runtime when id is "": all of them, checked like a configuration
+	// (valid, within the size limit and the reservation budget), or none.
+	AddScenarios(id string, body []byte) error
 }
 
 // Options tunes the handler.
