@@ -22,7 +22,7 @@ const statusClientClosed = 499
 type response struct {
 	err    *openai.Error          // an error answer; otherwise:
 	json   any                    // a JSON body, or
-	sse    *openai.SSE            // an event stream,
+	sse    eventStream            // an event stream,
 	pacing runtime.StreamSettings // paced like this
 	// reservation is rolled back if the answer is not delivered.
 	reservation *runtime.Reservation

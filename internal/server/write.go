@@ -2,7 +2,6 @@ package server
 
 import (
 	"encoding/json"
-	"errors"
 	"io"
 	"mime"
 	"net/http"
@@ -11,18 +10,24 @@ import (
 	"github.com/llmtestserver/llmtestserver/internal/openai"
 )
 
-// writeJSON writes v as the JSON body of a response with status. A value
-// that cannot be encoded is a fault of the server, answered as such.
+// writeJSON writes v as the JSON body of a response with status.
 func writeJSON(w http.ResponseWriter, status int, v any) error {
-	body, err := json.Marshal(v)
-	if err != nil {
-		status = http.StatusInternalServerError
-		body, _ = json.Marshal(openai.ServerError()) // the error envelope always encodes
-	}
+	status, body := marshalJSON(status, v)
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	_, err = w.Write(body)
+	_, err := w.Write(body)
 	return err
+}
+
+// marshalJSON encodes v as the body of a response with status. A value that
+// cannot be encoded is a fault of the server, answered as such.
+func marshalJSON(status int, v any) (int, []byte) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		body, _ = json.Marshal(openai.ServerError()) // the error envelope always encodes
+		return http.StatusInternalServerError, body
+	}
+	return status, body
 }
 
 // writeError writes e in OpenAI's error envelope with its extra headers.
@@ -50,12 +55,10 @@ func readBody(r *http.Request, limit int64) ([]byte, *openai.Error) {
 	if r.Body == nil {
 		return nil, nil
 	}
+	// The body is read one byte past the limit, which tells a body that
+	// is too large from one that fits exactly.
 	body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
 	if err != nil {
-		var maxErr *http.MaxBytesError
-		if errors.As(err, &maxErr) {
-			return nil, openai.BodyTooLarge(limit)
-		}
 		return nil, openai.InvalidJSON()
 	}
 	if int64(len(body)) > limit {
