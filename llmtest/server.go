@@ -102,6 +102,8 @@ func (s *Server) NewSession(t TB, opts ...session.Option) *session.Session {
 		t.Fatalf("llmtest: NewSession: %v", err)
 	}
 	t.Cleanup(func() {
+		// Failures reported here point at the test, not at this file.
+		t.Helper()
 		if s.strict {
 			CheckAssertions(t, sess)
 		}
