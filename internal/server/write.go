@@ -2,9 +2,11 @@ package server
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
 	"mime"
 	"net/http"
+	"os"
 	"strings"
 
 	"github.com/llmtestserver/llmtestserver/internal/openai"
@@ -58,6 +60,12 @@ func readBody(r *http.Request, limit int64) ([]byte, *openai.Error) {
 	// The body is read one byte past the limit, which tells a body that
 	// is too large from one that fits exactly.
 	body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		// The standalone server's body timeout passed, or the session was
+		// deleted while the body was arriving.
+		return nil, openai.StatusError(http.StatusRequestTimeout, "request_timeout", "",
+			"The request body was not received in time.")
+	}
 	if err != nil {
 		return nil, openai.InvalidJSON()
 	}
