@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"time"
 
+	"github.com/llmtestserver/llmtestserver/internal/server"
 	"github.com/llmtestserver/llmtestserver/session"
 )
 
@@ -59,6 +60,9 @@ func New(opts ...Option) (*Server, error) {
 		return nil, err
 	}
 	ts.Config.Handler = manager.Handler()
+	// Above the handler's own header limit, so that oversized headers get
+	// 431 in the error envelope rather than net/http's plain text.
+	ts.Config.MaxHeaderBytes = server.HTTPMaxHeaderBytes
 	ts.Start()
 	return &Server{manager: manager, http: ts, transport: transport, key: s.managementKey, strict: s.strict}, nil
 }

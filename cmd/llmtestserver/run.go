@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/llmtestserver/llmtestserver/internal/server"
 	"github.com/llmtestserver/llmtestserver/session"
 )
 
@@ -140,7 +141,10 @@ func run(ctx context.Context, args []string, getenv func(string) (string, bool),
 		// ReadTimeout and WriteTimeout stay unset: they would cut off
 		// delayed replies and long streams (see timeouts).
 		ReadHeaderTimeout: s.readHeaderTimeout,
-		IdleTimeout:       s.idleTimeout,
+		// Above the handler's own header limit, so that oversized headers
+		// get 431 in the error envelope rather than net/http's plain text.
+		MaxHeaderBytes: server.HTTPMaxHeaderBytes,
+		IdleTimeout:    s.idleTimeout,
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()

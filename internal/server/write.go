@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -78,4 +79,36 @@ func readBody(r *http.Request, limit int64) ([]byte, *openai.Error) {
 func isJSON(contentType string) bool {
 	mt, _, err := mime.ParseMediaType(contentType)
 	return err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json"))
+}
+
+// MaxHeaderBytes bounds the size of a request's headers (request line
+// included), answered with 431 in the error envelope: 1 MiB, net/http's
+// default and so what the server always accepted. The HTTP server's own
+// limit (its MaxHeaderBytes; HTTPMaxHeaderBytes) must stay above it:
+// net/http rejects what passes that limit before any handler runs, with a
+// plain-text 431. It likewise answers plain-text 400s, which no handler can
+// intercept, for requests it cannot parse: a bare CR or a NUL in a header,
+// an invalid header name, a malformed request line or chunked body.
+const MaxHeaderBytes = 1 << 20
+
+// HTTPMaxHeaderBytes is the MaxHeaderBytes the HTTP servers mounting the
+// handler set, above MaxHeaderBytes.
+const HTTPMaxHeaderBytes = 2 << 20
+
+// headersTooLarge answers a request whose headers pass MaxHeaderBytes and
+// reports whether it did.
+func headersTooLarge(w http.ResponseWriter, r *http.Request) bool {
+	n := len(r.Method) + len(r.RequestURI) + len(r.Proto) + 4
+	for k, vs := range r.Header {
+		for _, v := range vs {
+			n += len(k) + len(v) + 4 // ": " and CRLF
+		}
+	}
+	if n <= MaxHeaderBytes {
+		return false
+	}
+	w.Header().Set("Connection", "close")
+	writeError(w, openai.StatusError(http.StatusRequestHeaderFieldsTooLarge, "request_header_fields_too_large", "",
+		fmt.Sprintf("The request's headers are %d bytes, more than the %d bytes this server accepts.", n, MaxHeaderBytes)))
+	return true
 }
