@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"time"
 
+	"github.com/llmtestserver/llmtestserver/internal/server"
 	"github.com/llmtestserver/llmtestserver/session"
 )
 
@@ -58,6 +60,9 @@ func New(opts ...Option) (*Server, error) {
 		return nil, err
 	}
 	ts.Config.Handler = manager.Handler()
+	// Above the handler's own header limit, so that oversized headers get
+	// 431 in the error envelope rather than net/http's plain text.
+	ts.Config.MaxHeaderBytes = server.HTTPMaxHeaderBytes
 	ts.Start()
 	return &Server{manager: manager, http: ts, transport: transport, key: s.managementKey, strict: s.strict}, nil
 }
@@ -101,6 +106,8 @@ func (s *Server) NewSession(t TB, opts ...session.Option) *session.Session {
 		t.Fatalf("llmtest: NewSession: %v", err)
 	}
 	t.Cleanup(func() {
+		// Failures reported here point at the test, not at this file.
+		t.Helper()
 		if s.strict {
 			CheckAssertions(t, sess)
 		}
@@ -114,10 +121,33 @@ func (s *Server) NewSession(t TB, opts ...session.Option) *session.Session {
 	return sess
 }
 
+// CloseGrace is how long Close waits for the handlers in flight before it
+// closes their clients' connections.
+const CloseGrace = time.Second
+
 // Close retires every session, ending requests in flight, and shuts the
 // server down, waiting for its handlers. It is idempotent.
+//
+// Close returns within about CloseGrace plus a few milliseconds whatever the
+// clients do: requests of retired sessions end at once (a delayed reply with
+// 409), a client that never reads its answer or never finishes sending its
+// body is cut off when its session is retired or, for requests tied to no
+// session, after CloseGrace, when Close closes every client connection still
+// open.
 func (s *Server) Close() {
 	s.manager.Close()
-	s.http.Close()
+	closed := make(chan struct{})
+	go func() {
+		defer close(closed)
+		s.http.Close()
+	}()
+	timer := time.NewTimer(CloseGrace)
+	defer timer.Stop()
+	select {
+	case <-closed:
+	case <-timer.C:
+		s.http.CloseClientConnections()
+		<-closed
+	}
 	s.transport.CloseIdleConnections()
 }

@@ -24,10 +24,19 @@
 //	-max-config-bytes n       largest configuration of one session, as JSON (default 1 MiB)
 //	-max-request-bytes n      largest request body (default 32 MiB)
 //	-shutdown-timeout d       how long SIGINT or SIGTERM waits for requests in flight (default 5s)
+//	-read-header-timeout d    longest a client may take to send a request's headers (default 10s)
+//	-read-timeout d           longest a client may take to send a request's body (default 1m);
+//	                          a body not received in time is answered 408 request_timeout
+//	-write-timeout d          longest one write of an answer may wait for a client that does not
+//	                          read (default 1m); a delayed reply or a paced stream may take longer
+//	                          as long as it flows
+//	-idle-timeout d           longest a kept-alive connection waits for its next request (default 2m)
 //
-// On SIGINT or SIGTERM the server retires every session, so delayed replies
-// end at once with 409 llm_test_server_request_superseded, and then waits for
-// the handlers to finish.
+// A timeout of 0 disables it. On SIGINT or SIGTERM the server retires every
+// session, so delayed replies end at once with 409
+// llm_test_server_request_superseded and requests of retired sessions stop
+// reading and writing, and then waits for the handlers to finish; after
+// -shutdown-timeout it closes every connection still open.
 package main
 
 import (

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/llmtestserver/llmtestserver/internal/server"
 	"github.com/llmtestserver/llmtestserver/session"
 )
 
@@ -30,6 +31,11 @@ type settings struct {
 	bounds          session.Bounds
 	maxRequestBytes int64
 	shutdownTimeout time.Duration
+	// Connection timeouts; 0 disables each.
+	readHeaderTimeout time.Duration
+	readTimeout       time.Duration // of a request body
+	writeTimeout      time.Duration // of each write of an answer
+	idleTimeout       time.Duration
 }
 
 // parseArgs reads the flags in args over the defaults; getenv supplies the
@@ -52,6 +58,14 @@ func parseArgs(args []string, getenv func(string) (string, bool), stdout io.Writ
 	fs.Int64Var(&s.maxRequestBytes, "max-request-bytes", defaultMaxRequestBytes, "largest request body, in bytes")
 	fs.DurationVar(&s.shutdownTimeout, "shutdown-timeout", 5*time.Second,
 		"how long SIGINT or SIGTERM waits for requests in flight")
+	fs.DurationVar(&s.readHeaderTimeout, "read-header-timeout", 10*time.Second,
+		"longest a client may take to send a request's headers (0: no limit)")
+	fs.DurationVar(&s.readTimeout, "read-timeout", time.Minute,
+		"longest a client may take to send a request's body (0: no limit)")
+	fs.DurationVar(&s.writeTimeout, "write-timeout", time.Minute,
+		"longest one write of an answer may wait for a client that does not read;\nan answer may take longer as long as it flows (0: no limit)")
+	fs.DurationVar(&s.idleTimeout, "idle-timeout", 2*time.Minute,
+		"longest a kept-alive connection may wait for its next request (0: no limit)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.SetOutput(stdout)
@@ -87,6 +101,8 @@ func parseArgs(args []string, getenv func(string) (string, bool), stdout io.Writ
 		return settings{}, errors.New("-max-request-bytes must be positive")
 	case s.shutdownTimeout < 0:
 		return settings{}, errors.New("-shutdown-timeout must not be negative")
+	case s.readHeaderTimeout < 0, s.readTimeout < 0, s.writeTimeout < 0, s.idleTimeout < 0:
+		return settings{}, errors.New("timeouts must not be negative")
 	}
 	return s, nil
 }
@@ -121,10 +137,14 @@ func run(ctx context.Context, args []string, getenv func(string) (string, bool),
 		return err
 	}
 	srv := &http.Server{
-		Handler:           manager.Handler(),
-		ReadHeaderTimeout: 10 * time.Second,
-		// No write timeout: scripted delays and streams may legitimately
-		// take long.
+		Handler: timeouts{body: s.readTimeout, write: s.writeTimeout}.wrap(manager.Handler()),
+		// ReadTimeout and WriteTimeout stay unset: they would cut off
+		// delayed replies and long streams (see timeouts).
+		ReadHeaderTimeout: s.readHeaderTimeout,
+		// Above the handler's own header limit, so that oversized headers
+		// get 431 in the error envelope rather than net/http's plain text.
+		MaxHeaderBytes: server.HTTPMaxHeaderBytes,
+		IdleTimeout:    s.idleTimeout,
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()

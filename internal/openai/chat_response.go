@@ -1,6 +1,10 @@
 package openai
 
 import (
+	"encoding/json"
+	"io"
+	"strconv"
+
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
@@ -144,4 +148,111 @@ func (a *ChatAnswer) Completion() *ChatCompletion {
 		ID: a.ID, Object: "chat.completion", Created: a.Created, Model: a.Model,
 		Choices: choices, Usage: a.Usage, ServiceTier: serviceTier, SystemFingerprint: SystemFingerprint,
 	}
+}
+
+// WriteJSON writes c to w exactly as json.Marshal encodes it, a choice at a
+// time: a completion with n choices of a long answer would otherwise be
+// built whole in memory, n times the answer's size. Choices that share
+// their message, as Completion's do, encode it once.
+func (c *ChatCompletion) WriteJSON(w io.Writer) error {
+	j := jsonWriter{w: w}
+	j.raw(`{"id":`)
+	j.value(c.ID)
+	j.raw(`,"object":`)
+	j.value(c.Object)
+	j.raw(`,"created":`)
+	j.buf = strconv.AppendInt(j.buf, c.Created, 10)
+	j.raw(`,"model":`)
+	j.value(c.Model)
+	j.raw(`,"choices":`)
+	if c.Choices == nil {
+		j.raw("null")
+	} else {
+		j.raw("[")
+		var msg []byte
+		var prev *AssistantOutput
+		for i := range c.Choices {
+			ch := &c.Choices[i]
+			if i > 0 {
+				j.raw(",")
+			}
+			if prev == nil || !sameMessage(prev, &ch.Message) {
+				msg, j.err = marshalOr(msg, ch.Message, j.err)
+				prev = &ch.Message
+			}
+			j.raw(`{"index":`)
+			j.buf = strconv.AppendInt(j.buf, int64(ch.Index), 10)
+			j.raw(`,"message":`)
+			j.write(msg)
+			j.raw(`,"logprobs":`)
+			j.value(ch.Logprobs)
+			j.raw(`,"finish_reason":`)
+			j.value(ch.FinishReason)
+			j.raw("}")
+		}
+		j.raw("]")
+	}
+	j.raw(`,"usage":`)
+	j.value(c.Usage)
+	j.raw(`,"service_tier":`)
+	j.value(c.ServiceTier)
+	j.raw(`,"system_fingerprint":`)
+	j.value(c.SystemFingerprint)
+	j.raw("}")
+	j.flush()
+	return j.err
+}
+
+// sameMessage reports whether a and b share what they encode, so that b
+// encodes as a does.
+func sameMessage(a, b *AssistantOutput) bool {
+	return a.Role == b.Role && a.Content == b.Content && a.Refusal == b.Refusal &&
+		(a.Annotations == nil) == (b.Annotations == nil) && len(a.Annotations) == len(b.Annotations) &&
+		len(a.ToolCalls) == len(b.ToolCalls) && (len(a.ToolCalls) == 0 || &a.ToolCalls[0] == &b.ToolCalls[0])
+}
+
+// marshalOr is json.Marshal that keeps the first error.
+func marshalOr(prev []byte, v any, err error) ([]byte, error) {
+	if err != nil {
+		return prev, err
+	}
+	return json.Marshal(v)
+}
+
+// jsonWriter gathers small pieces of JSON and writes them on in batches;
+// large pieces go on as they are. It keeps its first error.
+type jsonWriter struct {
+	w   io.Writer
+	buf []byte
+	err error
+}
+
+func (j *jsonWriter) raw(s string) { j.buf = append(j.buf, s...) }
+
+// value encodes v as json.Marshal does.
+func (j *jsonWriter) value(v any) {
+	b, err := marshalOr(nil, v, j.err)
+	j.err = err
+	j.write(b)
+}
+
+func (j *jsonWriter) write(b []byte) {
+	if len(b) < flushAt {
+		j.buf = append(j.buf, b...)
+		if len(j.buf) >= flushAt {
+			j.flush()
+		}
+		return
+	}
+	j.flush()
+	if j.err == nil {
+		_, j.err = j.w.Write(b)
+	}
+}
+
+func (j *jsonWriter) flush() {
+	if j.err == nil && len(j.buf) > 0 {
+		_, j.err = j.w.Write(j.buf)
+	}
+	j.buf = j.buf[:0]
 }

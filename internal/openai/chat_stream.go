@@ -3,6 +3,7 @@ package openai
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -11,9 +12,10 @@ import (
 )
 
 // SSE is a rendered event stream: Body holds every event, each a "data: "
-// line followed by a blank line, and Ends[i] is the offset in Body just past
-// event i. A server can write Body at once, or write Event(i) one at a time
-// with a flush (and any pacing) between them.
+// line (after an "event: " line for named events) followed by a blank
+// line, and Ends[i] is the offset in Body just past event i. A server writes
+// its events one at a time (WriteEvent), with a flush and any pacing
+// between them.
 type SSE struct {
 	Body []byte
 	Ends []int
@@ -29,6 +31,12 @@ func (s *SSE) Event(i int) []byte {
 		start = s.Ends[i-1]
 	}
 	return s.Body[start:s.Ends[i]]
+}
+
+// WriteEvent writes event i to w.
+func (s *SSE) WriteEvent(w io.Writer, i int) error {
+	_, err := w.Write(s.Event(i))
+	return err
 }
 
 func (s *SSE) add(data []byte) {
@@ -50,8 +58,7 @@ func ErrorEvent(e *Error) []byte {
 	return append(out, "\n\n"...)
 }
 
-// Stream renders a as the body of a chat stream, in the order the real API
-// uses:
+// Stream plans a as a chat stream, in the order the real API uses:
 //
 //  1. an opening chunk with the role: content "" for text, content null and
 //     refusal "" for a refusal, content null and the first call's first
@@ -69,56 +76,211 @@ func ErrorEvent(e *Error) []byte {
 // Every chunk has the same id, created, model, service_tier and
 // system_fingerprint, and carries one choice per index 0..N-1 with the same
 // delta. Every event, [DONE] included, ends with a blank line.
-func (a *ChatAnswer) Stream(split func(string) []string, tokensPerChunk int, includeUsage bool) *SSE {
-	w := newChunkWriter(a)
-	nullString := (*string)(nil)
+func (a *ChatAnswer) Stream(split func(string) []string, tokensPerChunk int, includeUsage bool) *ChatStream {
+	s := newChatStream(a)
 	calls := a.ToolCalls
 	switch {
 	case a.Refusal != "":
-		w.chunk(struct {
+		s.add(chatEvent{kind: openRefusal})
+	case a.Text == "" && len(calls) > 0:
+		s.add(chatEvent{kind: openToolCall})
+	default:
+		s.add(chatEvent{kind: openText})
+	}
+	for _, p := range chunkPieces(a.Text, split, tokensPerChunk) {
+		s.add(chatEvent{kind: contentPiece, piece: p})
+	}
+	for _, p := range chunkPieces(a.Refusal, split, tokensPerChunk) {
+		s.add(chatEvent{kind: refusalPiece, piece: p})
+	}
+	for i, c := range calls {
+		if i > 0 || a.Text != "" || a.Refusal != "" {
+			s.add(chatEvent{kind: callOpening, call: i})
+		}
+		for _, p := range chunkPieces(arguments(c), split, tokensPerChunk) {
+			s.add(chatEvent{kind: argumentsPiece, call: i, piece: p})
+		}
+	}
+	s.add(chatEvent{kind: finishChunk})
+	if includeUsage {
+		s.add(chatEvent{kind: usageChunk})
+	}
+	s.add(chatEvent{kind: doneEvent})
+	return s
+}
+
+// ChatStream is a chat answer's event stream, rendered as it is written.
+// Its events are planned up front, each a few words pointing into the
+// answer's strings, and WriteEvent renders one of them straight to a
+// writer, choice by choice: a chunk carries every choice, so n choices of a
+// long answer would otherwise sit in memory n times over.
+type ChatStream struct {
+	head   []byte // `{"id":…,"choices":[`
+	n      int    // choices per chunk
+	calls  []scenario.ToolCall
+	finish string
+	usage  Usage
+	events []chatEvent
+
+	buf     bytes.Buffer // what enc writes
+	enc     *json.Encoder
+	scratch []byte // the part of an event not yet written
+}
+
+// chatEvent is one planned event of a ChatStream.
+type chatEvent struct {
+	kind  chatEventKind
+	piece string // a piece of text, refusal or arguments
+	call  int    // the tool call's index
+}
+
+type chatEventKind uint8
+
+const (
+	openText       chatEventKind = iota // role, content ""
+	openRefusal                         // role, content null, refusal ""
+	openToolCall                        // role, content null, the first call's first fragment
+	contentPiece                        // a piece of the text
+	refusalPiece                        // a piece of the refusal
+	callOpening                         // a call's first fragment
+	argumentsPiece                      // a piece of a call's arguments
+	finishChunk                         // empty delta and the finish reason
+	usageChunk                          // no choices, the usage
+	doneEvent                           // data: [DONE]
+)
+
+// flushAt is how much of an event WriteEvent gathers before writing it on.
+const flushAt = 16 << 10
+
+func newChatStream(a *ChatAnswer) *ChatStream {
+	s := &ChatStream{n: a.choices(), calls: a.ToolCalls, finish: a.finishReason(), usage: a.Usage}
+	s.enc = json.NewEncoder(&s.buf)
+	s.enc.SetEscapeHTML(false)
+	s.head = append(s.head, `{"id":`...)
+	s.head = append(s.head, s.marshal(a.ID)...)
+	s.head = append(s.head, `,"object":"chat.completion.chunk","created":`...)
+	s.head = strconv.AppendInt(s.head, a.Created, 10)
+	s.head = append(s.head, `,"model":`...)
+	s.head = append(s.head, s.marshal(a.Model)...)
+	s.head = append(s.head, `,"service_tier":"`+serviceTier+`","system_fingerprint":"`+SystemFingerprint+`","choices":[`...)
+	return s
+}
+
+func (s *ChatStream) add(e chatEvent) { s.events = append(s.events, e) }
+
+// Len is the number of events.
+func (s *ChatStream) Len() int { return len(s.events) }
+
+// marshal encodes v without HTML escaping. The values it sees (strings and
+// plain structs of strings and ints) always encode. The result is valid
+// until the next call.
+func (s *ChatStream) marshal(v any) []byte {
+	s.buf.Reset()
+	_ = s.enc.Encode(v)
+	return bytes.TrimSuffix(s.buf.Bytes(), []byte("\n"))
+}
+
+// WriteEvent writes event i to w, in pieces of about flushAt bytes.
+func (s *ChatStream) WriteEvent(w io.Writer, i int) error {
+	e := s.events[i]
+	if e.kind == doneEvent {
+		_, err := io.WriteString(w, "data: [DONE]\n\n")
+		return err
+	}
+	c := append(s.scratch[:0], "data: "...)
+	c = append(c, s.head...)
+	if e.kind == usageChunk {
+		c = append(c, `],"usage":`...)
+		c = append(c, s.marshal(s.usage)...)
+		c = append(c, "}\n\n"...)
+		s.scratch = c
+		_, err := w.Write(c)
+		return err
+	}
+	delta := s.delta(e)
+	finish := "null"
+	if e.kind == finishChunk {
+		finish = strconv.Quote(s.finish)
+	}
+	for i := range s.n {
+		if i > 0 {
+			c = append(c, ',')
+		}
+		c = append(c, `{"index":`...)
+		c = strconv.AppendInt(c, int64(i), 10)
+		c = append(c, `,"delta":`...)
+		if len(c)+len(delta) > flushAt {
+			// A long delta goes on as it is rather than through c.
+			if _, err := w.Write(c); err != nil {
+				return err
+			}
+			if _, err := w.Write(delta); err != nil {
+				return err
+			}
+			c = c[:0]
+		} else {
+			c = append(c, delta...)
+		}
+		c = append(c, `,"logprobs":null,"finish_reason":`...)
+		c = append(c, finish...)
+		c = append(c, '}')
+		if len(c) > flushAt {
+			if _, err := w.Write(c); err != nil {
+				return err
+			}
+			c = c[:0]
+		}
+	}
+	c = append(c, "]}\n\n"...)
+	s.scratch = c
+	_, err := w.Write(c)
+	return err
+}
+
+// delta encodes the delta of a chunk of choices. The result is valid until
+// the next call of marshal.
+func (s *ChatStream) delta(e chatEvent) []byte {
+	switch e.kind {
+	case openText:
+		return s.marshal(struct {
+			Role    string  `json:"role"`
+			Content string  `json:"content"`
+			Refusal *string `json:"refusal"`
+		}{Role: "assistant"})
+	case openRefusal:
+		return s.marshal(struct {
 			Role    string  `json:"role"`
 			Content *string `json:"content"`
 			Refusal string  `json:"refusal"`
-		}{Role: "assistant"}, "")
-	case a.Text == "" && len(calls) > 0:
-		w.chunk(struct {
+		}{Role: "assistant"})
+	case openToolCall:
+		return s.marshal(struct {
 			Role      string         `json:"role"`
 			Content   *string        `json:"content"`
 			ToolCalls []toolFragment `json:"tool_calls"`
 			Refusal   *string        `json:"refusal"`
-		}{Role: "assistant", ToolCalls: []toolFragment{openingFragment(0, calls[0])}, Refusal: nullString}, "")
-	default:
-		w.chunk(struct {
-			Role    string  `json:"role"`
-			Content string  `json:"content"`
-			Refusal *string `json:"refusal"`
-		}{Role: "assistant"}, "")
-	}
-	for _, p := range chunkPieces(a.Text, split, tokensPerChunk) {
-		w.chunk(struct {
+		}{Role: "assistant", ToolCalls: []toolFragment{openingFragment(0, s.calls[0])}})
+	case contentPiece:
+		return s.marshal(struct {
 			Content string `json:"content"`
-		}{p}, "")
-	}
-	for _, p := range chunkPieces(a.Refusal, split, tokensPerChunk) {
-		w.chunk(struct {
+		}{e.piece})
+	case refusalPiece:
+		return s.marshal(struct {
 			Refusal string `json:"refusal"`
-		}{p}, "")
+		}{e.piece})
+	case callOpening:
+		return s.marshalToolFragment(openingFragment(e.call, s.calls[e.call]))
+	case argumentsPiece:
+		return s.marshalToolFragment(toolFragment{Index: e.call, Function: fragmentFunction{Arguments: e.piece}})
+	default: // finishChunk
+		return []byte("{}")
 	}
-	for i, c := range calls {
-		if i > 0 || a.Text != "" || a.Refusal != "" {
-			w.toolChunk(openingFragment(i, c))
-		}
-		for _, p := range chunkPieces(arguments(c), split, tokensPerChunk) {
-			w.toolChunk(toolFragment{Index: i, Function: fragmentFunction{Arguments: p}})
-		}
-	}
-	w.chunk(struct{}{}, a.finishReason())
-	if includeUsage {
-		w.usage(a.Usage)
-	}
-	w.sse.Body = append(w.sse.Body, "data: [DONE]\n\n"...)
-	w.sse.Ends = append(w.sse.Ends, len(w.sse.Body))
-	return &w.sse
+}
+
+func (s *ChatStream) marshalToolFragment(f toolFragment) []byte {
+	return s.marshal(struct {
+		ToolCalls []toolFragment `json:"tool_calls"`
+	}{[]toolFragment{f}})
 }
 
 // toolFragment is one element of a delta's tool_calls. Only a call's first
@@ -138,79 +300,6 @@ type fragmentFunction struct {
 
 func openingFragment(i int, c scenario.ToolCall) toolFragment {
 	return toolFragment{Index: i, ID: c.ID, Type: "function", Function: fragmentFunction{Name: c.Name}}
-}
-
-// chunkWriter renders chunks that share everything but their choices.
-type chunkWriter struct {
-	sse    SSE
-	head   []byte // `{"id":…,"choices":[`
-	n      int
-	buf    bytes.Buffer
-	enc    *json.Encoder
-	choice []byte
-}
-
-func newChunkWriter(a *ChatAnswer) *chunkWriter {
-	w := &chunkWriter{n: a.choices()}
-	w.enc = json.NewEncoder(&w.buf)
-	w.enc.SetEscapeHTML(false)
-	w.head = append(w.head, `{"id":`...)
-	w.head = append(w.head, w.marshal(a.ID)...)
-	w.head = append(w.head, `,"object":"chat.completion.chunk","created":`...)
-	w.head = strconv.AppendInt(w.head, a.Created, 10)
-	w.head = append(w.head, `,"model":`...)
-	w.head = append(w.head, w.marshal(a.Model)...)
-	w.head = append(w.head, `,"service_tier":"`+serviceTier+`","system_fingerprint":"`+SystemFingerprint+`","choices":[`...)
-	return w
-}
-
-// marshal encodes v without HTML escaping. The values it sees (strings and
-// plain structs of strings and ints) always encode.
-func (w *chunkWriter) marshal(v any) []byte {
-	w.buf.Reset()
-	_ = w.enc.Encode(v)
-	return bytes.TrimSuffix(w.buf.Bytes(), []byte("\n"))
-}
-
-// chunk adds a chunk whose every choice has this delta, and finish as its
-// finish_reason ("" for null).
-func (w *chunkWriter) chunk(delta any, finish string) {
-	d := w.marshal(delta)
-	c := append(w.choice[:0], w.head...)
-	for i := range w.n {
-		if i > 0 {
-			c = append(c, ',')
-		}
-		c = append(c, `{"index":`...)
-		c = strconv.AppendInt(c, int64(i), 10)
-		c = append(c, `,"delta":`...)
-		c = append(c, d...)
-		c = append(c, `,"logprobs":null,"finish_reason":`...)
-		if finish == "" {
-			c = append(c, "null"...)
-		} else {
-			c = strconv.AppendQuote(c, finish)
-		}
-		c = append(c, '}')
-	}
-	c = append(c, "]}"...)
-	w.choice = c
-	w.sse.add(c)
-}
-
-func (w *chunkWriter) toolChunk(f toolFragment) {
-	w.chunk(struct {
-		ToolCalls []toolFragment `json:"tool_calls"`
-	}{[]toolFragment{f}}, "")
-}
-
-func (w *chunkWriter) usage(u Usage) {
-	c := append(w.choice[:0], w.head...)
-	c = append(c, `],"usage":`...)
-	c = append(c, w.marshal(u)...)
-	c = append(c, '}')
-	w.choice = c
-	w.sse.add(c)
 }
 
 // chunkPieces cuts s into the pieces of successive chunks: the tokens of

@@ -41,6 +41,22 @@ func bytewise(s string) []string {
 	return out
 }
 
+// render writes every event of s into an SSE, as a server would write
+// them one after the other.
+func render(s *ChatStream) *SSE {
+	var out SSE
+	var buf bytes.Buffer
+	for i := range s.Len() {
+		if err := s.WriteEvent(&buf, i); err != nil {
+			panic(err) // a bytes.Buffer does not fail
+		}
+		out.Body = append(out.Body, buf.Bytes()...)
+		out.Ends = append(out.Ends, len(out.Body))
+		buf.Reset()
+	}
+	return &out
+}
+
 // events returns the data of each event, checking the framing.
 func events(t *testing.T, s *SSE) []string {
 	t.Helper()
@@ -65,7 +81,7 @@ func events(t *testing.T, s *SSE) []string {
 // exactly one chunk with empty choices.
 func TestStreamShape(t *testing.T) {
 	a := &ChatAnswer{ID: "chatcmpl-1", Created: 1700000000, Model: "gpt-4.1-mini", Text: "Hi there", Usage: NewUsage(5, 2)}
-	evs := events(t, a.Stream(words, 1, true))
+	evs := events(t, render(a.Stream(words, 1, true)))
 	if len(evs) != 6 {
 		t.Fatalf("got %d events, want opening, 2 content, finish, usage, [DONE]: %q", len(evs), evs)
 	}
@@ -101,7 +117,7 @@ func TestStreamShape(t *testing.T) {
 			t.Errorf("event %d finish_reason %s", i, finish)
 		}
 	}
-	if bytes.Contains(a.Stream(words, 1, false).Body, []byte(`"usage"`)) {
+	if bytes.Contains(render(a.Stream(words, 1, false)).Body, []byte(`"usage"`)) {
 		t.Error("usage sent without include_usage")
 	}
 }
@@ -110,7 +126,7 @@ func TestStreamShape(t *testing.T) {
 // call's first fragment, id/type/name only in first fragments, arguments
 // split by the splitter.
 func TestStreamToolCallShape(t *testing.T) {
-	evs := events(t, toolAnswer.Stream(func(s string) []string { return strings.SplitAfter(s, ",") }, 1, false))
+	evs := events(t, render(toolAnswer.Stream(func(s string) []string { return strings.SplitAfter(s, ",") }, 1, false)))
 	var deltas []string
 	for _, data := range evs[:len(evs)-1] {
 		var c struct {
@@ -149,7 +165,7 @@ func TestStreamOpenAIGoAccumulator(t *testing.T) {
 		var acc oai.ChatCompletionAccumulator
 		var finished []oai.FinishedChatCompletionToolCall
 		content := ""
-		stream := openaiGoStream(tt.a.Stream(bytewise, per, true).Body)
+		stream := openaiGoStream(render(tt.a.Stream(bytewise, per, true)).Body)
 		for stream.Next() {
 			if !acc.AddChunk(stream.Current()) {
 				t.Fatalf("accumulator refused chunk %s", stream.Current().RawJSON())
@@ -189,7 +205,7 @@ func TestStreamOpenAIGoAccumulator(t *testing.T) {
 	} {
 		var acc oai.ChatCompletionAccumulator
 		var content, refusal string
-		stream := openaiGoStream(a.Stream(bytewise, 2, true).Body)
+		stream := openaiGoStream(render(a.Stream(bytewise, 2, true)).Body)
 		for stream.Next() {
 			if !acc.AddChunk(stream.Current()) {
 				t.Fatalf("accumulator refused chunk %s", stream.Current().RawJSON())
@@ -232,7 +248,7 @@ func goOpenAIClient(url string) *goai.Client {
 func TestStreamGoOpenAI(t *testing.T) {
 	a := *toolAnswer
 	a.Text = "Let me check."
-	srv := serve(t, a.Stream(words, 2, true).Body)
+	srv := serve(t, render(a.Stream(words, 2, true)).Body)
 	stream, err := goOpenAIClient(srv.URL).CreateChatCompletionStream(context.Background(), goai.ChatCompletionRequest{
 		Model: "gpt-4.1", Messages: []goai.ChatCompletionMessage{{Role: "user", Content: "x"}}, StreamOptions: &goai.StreamOptions{IncludeUsage: true}})
 	if err != nil {
@@ -286,7 +302,7 @@ func TestErrorEvent(t *testing.T) {
 	if !bytes.HasPrefix(ev, []byte(`data: {"error":{"message":`)) || !bytes.HasSuffix(ev, []byte("}}\n\n")) {
 		t.Fatalf("error event %q", ev)
 	}
-	s := (&ChatAnswer{ID: "c", Text: "partial answer"}).Stream(words, 1, false)
+	s := render((&ChatAnswer{ID: "c", Text: "partial answer"}).Stream(words, 1, false))
 	body := append(bytes.Clone(s.Event(0)), s.Event(1)...)
 	body = append(body, ev...)
 
@@ -320,7 +336,7 @@ func TestErrorEvent(t *testing.T) {
 // openai-go through a real client and server: the Content-Type and framing
 // are what NewStreaming expects.
 func TestStreamOpenAIGoClient(t *testing.T) {
-	srv := serve(t, (&ChatAnswer{ID: "c", Model: "gpt-4.1", Text: "one two three"}).Stream(words, 1, false).Body)
+	srv := serve(t, render((&ChatAnswer{ID: "c", Model: "gpt-4.1", Text: "one two three"}).Stream(words, 1, false)).Body)
 	client := oai.NewClient(option.WithBaseURL(srv.URL+"/v1"), option.WithAPIKey("sk-test"), option.WithMaxRetries(0))
 	stream := client.Chat.Completions.NewStreaming(context.Background(), oai.ChatCompletionNewParams{Model: "gpt-4.1", Messages: []oai.ChatCompletionMessageParamUnion{oai.UserMessage("x")}})
 	var acc oai.ChatCompletionAccumulator
@@ -346,19 +362,19 @@ func TestStreamTokensPerChunk(t *testing.T) {
 	}
 	a := &ChatAnswer{ID: "c", Text: "a b c d e f g"} // 7 words
 	for per, want := range map[int]int{0: 7, 1: 7, 2: 4, 3: 3, 7: 1, 100: 1} {
-		if got := count(a.Stream(words, per, false), `{"content":"`); got != want {
+		if got := count(render(a.Stream(words, per, false)), `{"content":"`); got != want {
 			t.Errorf("tokensPerChunk %d: %d content chunks, want %d", per, got, want)
 		}
 	}
 	call := &ChatAnswer{ID: "c", ToolCalls: []scenario.ToolCall{{ID: "x", Name: "f", Arguments: `{"a":1}`}}}
-	if got := count(call.Stream(bytewise, 3, false), `"function":{"arguments":"`); got != 3 { // 7 bytes in 3 groups
+	if got := count(render(call.Stream(bytewise, 3, false)), `"function":{"arguments":"`); got != 3 { // 7 bytes in 3 groups
 		t.Errorf("%d argument fragments, want 3", got)
 	}
 	// A splitter whose tokens do not rebuild the text is not trusted.
-	if got := count(a.Stream(func(string) []string { return []string{"x"} }, 1, false), `{"content":"`); got != 1 {
+	if got := count(render(a.Stream(func(string) []string { return []string{"x"} }, 1, false)), `{"content":"`); got != 1 {
 		t.Errorf("%d content chunks from a lossy splitter, want the whole text in 1", got)
 	}
-	if got := count(a.Stream(nil, 1, false), `{"content":"`); got != 1 {
+	if got := count(render(a.Stream(nil, 1, false)), `{"content":"`); got != 1 {
 		t.Errorf("%d content chunks without a splitter, want 1", got)
 	}
 }
@@ -370,7 +386,7 @@ func TestStreamUTF8Safety(t *testing.T) {
 	a := &ChatAnswer{ID: "c", Text: text, ToolCalls: []scenario.ToolCall{{ID: "x", Name: "f", Arguments: `{"q":"日本"}`}}}
 	for _, per := range []int{1, 2, 5} {
 		var content, args strings.Builder
-		s := a.Stream(bytewise, per, false)
+		s := render(a.Stream(bytewise, per, false))
 		if !utf8.Valid(s.Body) || bytes.Contains(s.Body, []byte("\\ufffd")) || bytes.ContainsRune(s.Body, utf8.RuneError) {
 			t.Fatalf("per %d: stream has broken characters", per)
 		}

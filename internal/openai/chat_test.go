@@ -49,11 +49,19 @@ func mustDecode(t *testing.T, body []byte) (*ChatRequest, *scenario.Request) {
 	return req, req.Normalize()
 }
 
+// marshal encodes v; a completion is also written with WriteJSON, which must
+// give the same bytes.
 func marshal(t *testing.T, v any) []byte {
 	t.Helper()
 	b, err := json.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if c, ok := v.(*ChatCompletion); ok {
+		var w bytes.Buffer
+		if err := c.WriteJSON(&w); err != nil || !bytes.Equal(w.Bytes(), b) {
+			t.Fatalf("WriteJSON = %q, %v; json.Marshal = %q", w.Bytes(), err, b)
+		}
 	}
 	return b
 }
@@ -486,4 +494,22 @@ func TestCompletionDecodesInBothSDKs(t *testing.T) {
 			}
 		})
 	}
+}
+
+// WriteJSON writes what json.Marshal would, also for many choices of a long
+// answer (written in several pieces) and for choices whose messages differ.
+func TestCompletionWriteJSON(t *testing.T) {
+	long := strings.Repeat("<tag> & \"quoted\" ünïcode ", 2000)
+	for _, a := range []*ChatAnswer{
+		{ID: "c", Text: long, N: 128},
+		{ID: "c", Refusal: long, N: 3},
+		{ID: "c", ToolCalls: toolAnswer.ToolCalls, N: 4},
+	} {
+		marshal(t, a.Completion())
+	}
+	c := (&ChatAnswer{ID: "c", Text: "same", N: 3}).Completion()
+	other := "other"
+	c.Choices[1].Message.Content = &other
+	marshal(t, c)
+	marshal(t, &ChatCompletion{ID: "empty"})
 }

@@ -268,7 +268,9 @@ func (r *ChatRequest) decodeResponseFormat() *Error {
 	return nil
 }
 
-// maxChoices is the most choices one request may ask for.
+// maxChoices is the most choices one request may ask for: the real API
+// refuses n above 128 (and below 1). Whether it has other limits (per model,
+// or on n times max_tokens) is not confirmed, so none is enforced.
 const maxChoices = 128
 
 func (r *ChatRequest) validateN() *Error {

@@ -27,7 +27,9 @@ import (
 //
 // Text, refusals and arguments are cut by split into tokens
 // (nil sends each whole), tokensPerChunk (at least 1) per delta, never
-// inside a UTF-8 sequence. A failed answer renders as FailedStream does.
+// inside a UTF-8 sequence. A failed answer (Failure set) renders
+// response.created, response.in_progress and response.failed, whose
+// response has status failed and error {code, message}.
 // No payload has a top-level "error" key.
 func (a *ResponseAnswer) Stream(split func(string) []string, tokensPerChunk int) *SSE {
 	w := newEventWriter()
@@ -84,30 +86,6 @@ func (a *ResponseAnswer) streamMessage(w *eventWriter, done Item, split func(str
 	}
 	w.emit("response.content_part.done", partEvent{partAt: at, Part: part})
 	w.emit("response.output_item.done", itemEvent{OutputIndex: 0, Item: done})
-}
-
-// FailedStream renders the stream of a response that fails before any
-// output: response.created, response.in_progress, then response.failed
-// whose response has status failed and error {code, message}. Codes the
-// API uses include server_error and server_is_overloaded.
-func (a *ResponseAnswer) FailedStream(code, message string) *SSE {
-	failed := *a
-	failed.Failure = &ResponseError{Code: code, Message: message}
-	return failed.Stream(nil, 1)
-}
-
-// ResponsesErrorEvent renders e as the flat error event of a Responses
-// stream, `event: error` with {"type":"error","sequence_number","code",
-// "message","param"} (code and param null when empty). Its keys are at the
-// top level, so openai-go delivers it as an event (a nested "error" key
-// would end its stream) and go-openai decodes it into ResponseStreamEvent.
-// sequence is its sequence_number: the number of events sent before it.
-func ResponsesErrorEvent(e *Error, sequence int) []byte {
-	w := eventWriter{seq: sequence}
-	w.enc = json.NewEncoder(&w.buf)
-	w.enc.SetEscapeHTML(false)
-	w.emit("error", errorEventBody{Code: nullable(e.Code), Message: e.Message, Param: nullable(e.Param)})
-	return w.sse.Body
 }
 
 // eventWriter renders named events with increasing sequence numbers.
@@ -202,10 +180,4 @@ type argumentsDone struct {
 	ItemID      string `json:"item_id"`
 	OutputIndex int    `json:"output_index"`
 	Arguments   string `json:"arguments"`
-}
-
-type errorEventBody struct {
-	Code    *string `json:"code"`
-	Message string  `json:"message"`
-	Param   *string `json:"param"`
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"net/http"
 	"strconv"
 	"strings"
 	"testing"
@@ -130,7 +129,9 @@ func TestResponseStreamShape(t *testing.T) {
 	}
 	jsonEqual(t, "incomplete terminal", last.data["response"], string(marshal(t, inc.Object())))
 
-	evs = responseEvents(t, testAnswer(nil).FailedStream("server_error", "The server had an error."))
+	failing := testAnswer(nil)
+	failing.Failure = &ResponseError{Code: "server_error", Message: "The server had an error."}
+	evs = responseEvents(t, failing.Stream(nil, 1))
 	equal(t, "failed events", eventNames(evs), []string{"response.created", "response.in_progress", "response.failed"})
 	if !bytes.Contains(evs[2].data["response"], []byte(`"status":"failed"`)) || !bytes.Contains(evs[2].data["response"], []byte(`"error":{"code":"server_error","message":"The server had an error."}`)) {
 		t.Errorf("failed event %s", evs[2].raw)
@@ -283,58 +284,15 @@ func TestResponseStreamGoOpenAI(t *testing.T) {
 	}
 }
 
-// A failure mid-stream: the flat error event reaches openai-go as an event
-// (not a stream error) and go-openai as a decoded event; response.failed
-// likewise.
-func TestResponsesErrorEvent(t *testing.T) {
-	a := testAnswer(nil)
-	a.Text = "partial answer"
-	s := a.Stream(words, 1)
-	body := bytes.Clone(s.Body[:s.Ends[4]])
-	ev := ResponsesErrorEvent(StatusError(http.StatusInternalServerError, "server_error", "", ""), 5)
-	if !bytes.HasPrefix(ev, []byte("event: error\ndata: {\"type\":\"error\",\"sequence_number\":5,\"code\":\"server_error\",\"message\":")) ||
-		!bytes.HasSuffix(ev, []byte(`"param":null}`+"\n\n")) {
-		t.Fatalf("error event %q", ev)
-	}
-	body = append(body, ev...)
-
-	srv := serve(t, body)
-	client := oai.NewClient(option.WithBaseURL(srv.URL+"/v1"), option.WithAPIKey("sk-test"), option.WithMaxRetries(0))
-	stream := client.Responses.NewStreaming(context.Background(), responses.ResponseNewParams{Model: "m"})
-	var last responses.ResponseStreamEventUnion
-	n := 0
-	for stream.Next() {
-		last = stream.Current()
-		n++
-	}
-	if e, ok := last.AsAny().(responses.ResponseErrorEvent); stream.Err() != nil || n != 6 || !ok || e.Code != "server_error" || e.Message == "" {
-		t.Errorf("openai-go: %d events, last %s, err %v", n, last.RawJSON(), stream.Err())
-	}
-
-	gs, err := goOpenAIClient(srv.URL).CreateResponseStream(context.Background(), goai.CreateResponseRequest{Model: "m"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer gs.Close()
-	var lastG goai.ResponseStreamEvent
-	for n = 0; ; n++ {
-		e, err := gs.Recv()
-		if err != nil {
-			if !errors.Is(err, io.EOF) {
-				t.Fatal(err)
-			}
-			break
-		}
-		lastG = e
-	}
-	if n != 6 || lastG.Type != goai.ResponseStreamEventError || lastG.Code != "server_error" || lastG.Param != nil {
-		t.Errorf("go-openai: %d events, last %+v", n, lastG)
-	}
-
-	failed := testAnswer(nil).FailedStream("server_is_overloaded", "Overloaded.")
+// A failure mid-stream: response.failed reaches openai-go as an event, not
+// a stream error.
+func TestResponsesFailedEvent(t *testing.T) {
+	failing := testAnswer(nil)
+	failing.Failure = &ResponseError{Code: "server_is_overloaded", Message: "Overloaded."}
+	failed := failing.Stream(nil, 1)
 	srv2 := serve(t, failed.Body)
 	client2 := oai.NewClient(option.WithBaseURL(srv2.URL+"/v1"), option.WithAPIKey("sk-test"), option.WithMaxRetries(0))
-	stream = client2.Responses.NewStreaming(context.Background(), responses.ResponseNewParams{Model: "m"})
+	stream := client2.Responses.NewStreaming(context.Background(), responses.ResponseNewParams{Model: "m"})
 	var got responses.ResponseFailedEvent
 	for stream.Next() {
 		if v, ok := stream.Current().AsAny().(responses.ResponseFailedEvent); ok {

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/llmtestserver/llmtestserver/internal/openai"
 	"github.com/llmtestserver/llmtestserver/internal/runtime"
@@ -22,7 +23,7 @@ const statusClientClosed = 499
 type response struct {
 	err    *openai.Error          // an error answer; otherwise:
 	json   any                    // a JSON body, or
-	sse    *openai.SSE            // an event stream,
+	sse    eventStream            // an event stream,
 	pacing runtime.StreamSettings // paced like this
 	// reservation is rolled back if the answer is not delivered.
 	reservation *runtime.Reservation
@@ -51,6 +52,7 @@ func (h *handler) serveProvider(w http.ResponseWriter, r *http.Request, rt *runt
 		return
 	}
 	defer end()
+	defer interruptOnSupersede(ctx, w)()
 	x := &exchange{ctx: ctx, rt: rt, r: r,
 		entry: journal.Entry{Time: rt.Now(), Method: r.Method, Path: r.URL.Path}}
 	var res response
@@ -85,6 +87,36 @@ func (h *handler) serveProvider(w http.ResponseWriter, r *http.Request, rt *runt
 	}
 	x.entry.Duration = rt.Now().Sub(x.entry.Time)
 	rt.Record(x.entry)
+}
+
+// supersedeWriteGrace is how long a request whose session was deleted may
+// still write: enough for a 409 or the rest of an answer to a client that
+// reads, not for one that never does.
+const supersedeWriteGrace = 500 * time.Millisecond
+
+// interruptOnSupersede makes the deletion of the request's session end its
+// reads and writes: a body still being sent stops at once, and a client that
+// does not read its answer holds the handler for supersedeWriteGrace at
+// most. The returned function, called before the handler returns, makes sure
+// that nothing touches the connection after that (it may serve another
+// request next). Deadlines are all net/http offers here; a writer that does
+// not support them (an in-memory transport) has no connection to hold.
+func interruptOnSupersede(ctx context.Context, w http.ResponseWriter) (stop func()) {
+	done := make(chan struct{})
+	stopAfter := context.AfterFunc(ctx, func() {
+		defer close(done)
+		if !superseded(ctx) {
+			return // the request ended or its client left
+		}
+		rc := http.NewResponseController(w)
+		rc.SetReadDeadline(time.Now().Add(-time.Second))
+		rc.SetWriteDeadline(time.Now().Add(supersedeWriteGrace))
+	})
+	return func() {
+		if !stopAfter() {
+			<-done
+		}
+	}
 }
 
 // supersede answers a request whose session was deleted: 409, and the

@@ -64,6 +64,9 @@ func New(sessions Sessions, opts Options) http.Handler {
 const sessionsPath = "/admin-api/sessions"
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if headersTooLarge(w, r) {
+		return
+	}
 	path := r.URL.Path
 	switch {
 	case path == sessionsPath:
