@@ -113,7 +113,7 @@ func (h *handler) responseAnswer(x *exchange, req *openai.ResponsesRequest, norm
 	if a.Refusal != "" {
 		x.entry.ReplyText = a.Refusal
 	}
-	a.Usage = usage(x.rt, norm, reply, completionTokens(req.Model, a.Text, a.Refusal, reply.ToolCalls))
+	a.Usage = usage(x.ctx, x.rt, norm, reply, completionTokens(x.ctx, req.Model, a.Text, a.Refusal, reply.ToolCalls))
 	return a
 }
 
