@@ -2,7 +2,9 @@ package journal
 
 import (
 	"encoding/json"
+	"strings"
 	"time"
+	"unsafe"
 )
 
 // Entry is one recorded request.
@@ -61,39 +63,107 @@ type ToolCall struct {
 	Arguments string `json:"arguments"`
 }
 
-// maxTextBytes bounds each text field of a recorded entry, so that one huge
-// prompt cannot evict the rest of the journal on its own.
-const maxTextBytes = 8 << 10
+// Bounds on what one entry keeps, so that one huge request cannot evict
+// the rest of the journal on its own, nor keep its body alive: texts (the
+// prompt, the reply, tool results and arguments, schema errors) keep their
+// first maxTextBytes, names and identifiers their first maxNameBytes, and
+// lists their first maxListItems items.
+const (
+	maxTextBytes = 8 << 10
+	maxNameBytes = 512
+	maxListItems = 128
+)
 
-// entryOverhead approximates the bytes an entry costs beyond its strings.
-const entryOverhead = 160
+// Sizes of what an entry keeps besides the bytes of its strings.
+var (
+	entrySlotBytes  = int64(unsafe.Sizeof(Entry{}))
+	resultSlotBytes = int64(unsafe.Sizeof(ToolResult{}))
+	callSlotBytes   = int64(unsafe.Sizeof(ToolCall{}))
+	stringSlotBytes = int64(unsafe.Sizeof(""))
+)
 
-// size is the number of bytes e counts against the journal's byte bound.
+// size is the number of bytes e keeps on the heap, as counted against the
+// journal's byte bound: its slot in the journal, the backing arrays of its
+// lists, and every string it holds, with the rounding of the allocator.
+// It is meant for entries as Record keeps them, whose strings are their
+// own copies.
 func (e *Entry) size() int64 {
-	n := entryOverhead + len(e.Method) + len(e.Path) + len(e.Model) + len(e.UserText) + len(e.ReplyText) +
-		len(e.Scenario) + len(e.ErrorCode) + len(e.Conversation) + len(e.PromptCacheKey)
+	n := entrySlotBytes
+	for _, s := range [...]string{e.Method, e.Path, e.Model, e.UserText, e.ReplyText,
+		e.Scenario, e.ErrorCode, e.Conversation, e.PromptCacheKey} {
+		n += stringBytes(s)
+	}
+	n += int64(cap(e.ToolResults)) * resultSlotBytes
 	for _, r := range e.ToolResults {
-		n += 48 + len(r.CallID) + len(r.Name) + len(r.Content)
+		n += stringBytes(r.CallID) + stringBytes(r.Name) + stringBytes(r.Content)
 	}
+	n += int64(cap(e.ToolCalls)) * callSlotBytes
 	for _, c := range e.ToolCalls {
-		n += 48 + len(c.ID) + len(c.Name) + len(c.Arguments)
+		n += stringBytes(c.ID) + stringBytes(c.Name) + stringBytes(c.Arguments)
 	}
+	n += int64(cap(e.SchemaErrors)) * stringSlotBytes
 	for _, s := range e.SchemaErrors {
-		n += 16 + len(s)
+		n += stringBytes(s)
 	}
-	return int64(n)
+	return n
 }
 
-// clip shortens s to at most maxTextBytes without splitting a UTF-8 sequence.
-func clip(s string) string {
-	if len(s) <= maxTextBytes {
-		return s
+// stringBytes is what a copied string of s's length costs on the heap: its
+// bytes rounded up as Go's size classes round them (by at most an eighth,
+// and to at least 8 bytes).
+func stringBytes(s string) int64 {
+	if s == "" {
+		return 0
 	}
-	cut := maxTextBytes
-	for cut > 0 && s[cut]&0xC0 == 0x80 {
-		cut--
+	n := int64(len(s))
+	return max(n+n/8, 8)
+}
+
+// own returns e as the journal keeps it: every string clipped to its bound
+// and copied, so that nothing of the request or the reply it came from stays
+// reachable through it, and every list clipped and copied likewise.
+func own(e Entry) Entry {
+	e.Method, e.Path, e.Model = name(e.Method), name(e.Path), name(e.Model)
+	e.UserText, e.ReplyText = text(e.UserText), text(e.ReplyText)
+	e.Scenario, e.ErrorCode, e.Conversation = name(e.Scenario), name(e.ErrorCode), name(e.Conversation)
+	e.PromptCacheKey = name(e.PromptCacheKey)
+	e.ToolResults = ownList(e.ToolResults, func(r ToolResult) ToolResult {
+		return ToolResult{CallID: name(r.CallID), Name: name(r.Name), Content: text(r.Content)}
+	})
+	e.ToolCalls = ownList(e.ToolCalls, func(c ToolCall) ToolCall {
+		return ToolCall{ID: name(c.ID), Name: name(c.Name), Arguments: text(c.Arguments)}
+	})
+	e.SchemaErrors = ownList(e.SchemaErrors, text)
+	return e
+}
+
+// ownList returns a new slice of at most maxListItems items of list, each
+// passed through own.
+func ownList[T any](list []T, own func(T) T) []T {
+	if len(list) == 0 {
+		return nil
 	}
-	return s[:cut]
+	out := make([]T, min(len(list), maxListItems))
+	for i := range out {
+		out[i] = own(list[i])
+	}
+	return out
+}
+
+func text(s string) string { return clip(s, maxTextBytes) }
+func name(s string) string { return clip(s, maxNameBytes) }
+
+// clip returns a copy of at most limit bytes of s, cut without splitting a
+// UTF-8 sequence. It always copies: a substring would keep all of s alive.
+func clip(s string, limit int) string {
+	if len(s) > limit {
+		cut := limit
+		for cut > 0 && s[cut]&0xC0 == 0x80 {
+			cut--
+		}
+		s = s[:cut]
+	}
+	return strings.Clone(s)
 }
 
 // entryJSON is the wire form of Entry served by GET /admin-api/journal.

@@ -26,9 +26,11 @@ func New(capacity int, maxBytes int64) *Journal {
 }
 
 // Record appends e, numbering it, and evicts the oldest entries that no
-// longer fit. Text fields longer than 8 KiB are shortened.
+// longer fit. The journal keeps its own copies of e's strings, shortened:
+// texts (user and reply texts, tool results and arguments, schema errors)
+// to 8 KiB, names and identifiers to 512 bytes, and lists to 128 items.
 func (j *Journal) Record(e Entry) {
-	e.UserText, e.ReplyText = clip(e.UserText), clip(e.ReplyText)
+	e = own(e)
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.seq++

@@ -3,7 +3,6 @@ package llmtest_test
 import (
 	"fmt"
 	"net/http"
-	goruntime "runtime"
 	"strings"
 	"testing"
 
@@ -154,13 +153,13 @@ func TestManyRepliesCostWithinTheirReservation(t *testing.T) {
 	}
 	srv := llmtest.NewServer(t)
 	body := `{"scenarios":[{"name":"many","match":{},"replies":[` + strings.Repeat(`{},`, 339_999) + `{}]}]}`
-	before := heapAlloc()
+	before := liveHeap()
 	c := createOverHTTP(t, srv, body)
 	body = ""
-	after := heapAlloc()
+	after := liveHeap()
 	def := session.DefaultConfig()
 	charged := c.ReservationBytes - def.Reservation()
-	grown := int64(after) - int64(before)
+	grown := after - before
 	t.Logf("340,000 empty replies: heap +%.1f MiB, charged %.1f MiB", float64(grown)/(1<<20), float64(charged)/(1<<20))
 	if grown > charged {
 		t.Errorf("the configuration grew the heap by %d bytes, over the %d its reservation charges for it", grown, charged)
@@ -169,12 +168,4 @@ func TestManyRepliesCostWithinTheirReservation(t *testing.T) {
 	if !ok || sess.Pending() != 340_000 {
 		t.Fatalf("session has %v pending replies, want 340000", sess)
 	}
-}
-
-// heapAlloc returns the live heap after a collection.
-func heapAlloc() uint64 {
-	goruntime.GC()
-	var ms goruntime.MemStats
-	goruntime.ReadMemStats(&ms)
-	return ms.HeapAlloc
 }

@@ -15,15 +15,6 @@ import (
 	"github.com/openai/openai-go/v3/responses"
 )
 
-// heapInUse returns the live heap after a collection.
-func heapInUse() int64 {
-	goruntime.GC()
-	goruntime.GC()
-	var m goruntime.MemStats
-	goruntime.ReadMemStats(&m)
-	return int64(m.HeapAlloc)
-}
-
 // bigText is about n bytes of cheap-to-tokenize text. Every call returns
 // the same text, so that its token count is computed once per process;
 // each request still decodes its own copy.
@@ -51,12 +42,12 @@ func TestResponsesHistoryRetainsAtMostItsMaxBytes(t *testing.T) {
 	input := bigText(inputBytes)
 	rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString(input)}, false) // warm up
 
-	before := heapInUse()
+	before := liveHeap()
 	var last *responses.Response
 	for range requests {
 		last = rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString(input)}, false)
 	}
-	growth := heapInUse() - before
+	growth := liveHeap() - before
 	t.Logf("%d responses of %d KiB inputs: heap grew by %.2f MiB (history.max_bytes %d MiB)",
 		requests, inputBytes>>10, float64(growth)/(1<<20), historyBytes>>20)
 	// The history keeps at most historyBytes; the journal keeps two
@@ -88,7 +79,7 @@ func TestResponsesLongChainRetainsOnlyTheKeptLinks(t *testing.T) {
 	client := clientFor(sess, "k")
 	input := bigText(inputBytes)
 
-	before := heapInUse()
+	before := liveHeap()
 	var first, prev *responses.Response
 	var firstConv string
 	var inputTokens []int64
@@ -104,7 +95,7 @@ func TestResponsesLongChainRetainsOnlyTheKeptLinks(t *testing.T) {
 			firstConv = rsJournal(t, sess, 1)[0].Conversation
 		}
 	}
-	growth := heapInUse() - before
+	growth := liveHeap() - before
 	t.Logf("a chain of %d links of %d KiB inputs, history capacity 2: heap grew by %.2f MiB",
 		links, inputBytes>>10, float64(growth)/(1<<20))
 	if limit := int64(2 << 20); growth > limit {

@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
@@ -60,7 +61,11 @@ const (
 // at least 1; a catalog model that is not an embedding model (403); a model
 // that takes no dimensions, or more dimensions than it has; at most the
 // model's tokens per input and 300,000 tokens in all.
-func DecodeEmbeddingsRequest(body []byte) (*EmbeddingsRequest, *Error) {
+//
+// Counting the inputs' tokens is the costly part; it stops as soon as ctx is
+// done, and the request is then refused with status 499 (the client closed
+// the request), which its caller may replace with its own answer.
+func DecodeEmbeddingsRequest(ctx context.Context, body []byte) (*EmbeddingsRequest, *Error) {
 	var b embeddingsBody
 	if err := decodeBody(body, &b); err != nil {
 		return nil, err
@@ -117,7 +122,10 @@ func DecodeEmbeddingsRequest(body []byte) (*EmbeddingsRequest, *Error) {
 		n := len(it.tokens)
 		if it.tokens == nil {
 			req.inputs[i] = it.text
-			n = tokens.Count(b.Model, it.text)
+			var cerr error
+			if n, cerr = tokens.CountContext(ctx, b.Model, it.text); cerr != nil {
+				return nil, countStopped(cerr)
+			}
 		} else {
 			req.inputs[i] = tokenText(it.tokens)
 		}
@@ -138,6 +146,17 @@ func DecodeEmbeddingsRequest(body []byte) (*EmbeddingsRequest, *Error) {
 	}
 	return req, nil
 }
+
+// countStopped is the refusal of a request whose inputs were still being
+// counted when its context ended: the client left, or its session was
+// deleted.
+func countStopped(cause error) *Error {
+	return &Error{Status: statusClientClosed, Type: "client_closed_request",
+		Message: "The request ended before its input was counted: " + cause.Error() + "."}
+}
+
+// statusClientClosed is nginx's status for a request whose client left.
+const statusClientClosed = 499
 
 // embeddingInput is one input: text, or token ids when tokens is non-nil.
 type embeddingInput struct {

@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"context"
 	"encoding/json"
 	"math"
 	"net/http"
@@ -30,7 +31,7 @@ func FuzzDecodeEmbeddingsRequest(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		req, apiErr := DecodeEmbeddingsRequest(body)
+		req, apiErr := DecodeEmbeddingsRequest(context.Background(), body)
 		if apiErr != nil {
 			if req != nil {
 				t.Fatal("both a request and an error")

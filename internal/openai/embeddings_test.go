@@ -35,7 +35,7 @@ func newEmbServer(t *testing.T) *embServer {
 	s := &embServer{}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
-		req, apiErr := DecodeEmbeddingsRequest(body)
+		req, apiErr := DecodeEmbeddingsRequest(context.Background(), body)
 		s.mu.Lock()
 		s.body, s.req = body, req
 		s.mu.Unlock()
@@ -237,7 +237,7 @@ func TestEmbeddingListJSON(t *testing.T) {
 }
 
 func TestDecodeEmbeddingsRequest(t *testing.T) {
-	req, err := DecodeEmbeddingsRequest([]byte(`{"model":"text-embedding-3-small","input":["a b","c"],"encoding_format":null,"dimensions":null,"extra":{"x":1}}`))
+	req, err := DecodeEmbeddingsRequest(context.Background(), []byte(`{"model":"text-embedding-3-small","input":["a b","c"],"encoding_format":null,"dimensions":null,"extra":{"x":1}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +245,7 @@ func TestDecodeEmbeddingsRequest(t *testing.T) {
 		!slices.Equal(req.Inputs(), []string{"a b", "c"}) || !slices.Equal(req.InputTokens(), []int{embCount("a b"), embCount("c")}) {
 		t.Errorf("decoded %+v inputs %q tokens %v", req, req.Inputs(), req.InputTokens())
 	}
-	req, err = DecodeEmbeddingsRequest([]byte(`{"model":"my-embedder","input":[0, 17, 100000],"dimensions":1536}`))
+	req, err = DecodeEmbeddingsRequest(context.Background(), []byte(`{"model":"my-embedder","input":[0, 17, 100000],"dimensions":1536}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +263,7 @@ func embTokenArrays(n, size int) string {
 func TestDecodeEmbeddingsLimits(t *testing.T) {
 	ok := func(body string) {
 		t.Helper()
-		if _, err := DecodeEmbeddingsRequest([]byte(body)); err != nil {
+		if _, err := DecodeEmbeddingsRequest(context.Background(), []byte(body)); err != nil {
 			t.Errorf("refused %.80s…: %v", body, err)
 		}
 	}
@@ -319,7 +319,7 @@ func TestDecodeEmbeddingsLimits(t *testing.T) {
 			"Requested 303104 tokens, max 300000 tokens per request"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			req, err := DecodeEmbeddingsRequest([]byte(tc.body))
+			req, err := DecodeEmbeddingsRequest(context.Background(), []byte(tc.body))
 			if err == nil {
 				t.Fatalf("accepted: %+v", req)
 			}
@@ -413,5 +413,18 @@ func TestVectorShortening(t *testing.T) {
 		if cos := embDot(short, prefix) / n; math.Abs(1-cos) > 1e-6 {
 			t.Errorf("dims %d: cosine with the full vector's prefix %v", dims, cos)
 		}
+	}
+}
+
+// Counting a pathological input stops when the request's context ends, and
+// the request is refused with 499 rather than answered.
+func TestDecodeEmbeddingsRequestStopsCountingWhenCancelled(t *testing.T) {
+	cause := errors.New("session deleted")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(cause)
+	body, _ := json.Marshal(map[string]any{"model": "text-embedding-3-small", "input": strings.Repeat(" \n", 64<<10)})
+	req, err := DecodeEmbeddingsRequest(ctx, body)
+	if req != nil || err == nil || err.Status != 499 || !strings.Contains(err.Message, cause.Error()) {
+		t.Fatalf("DecodeEmbeddingsRequest after cancel = %v, %v; want a 499 naming the cause", req, err)
 	}
 }

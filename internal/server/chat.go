@@ -34,7 +34,7 @@ func (h *handler) chat(x *exchange) response {
 		return response{json: answer.Completion(), reservation: res}
 	}
 	stream := x.rt.Settings().Stream
-	split := func(s string) []string { return tokens.Split(req.Model, s) }
+	split := func(s string) []string { p, _ := tokens.SplitContext(x.ctx, req.Model, s); return p }
 	return response{sse: answer.Stream(split, stream.TokensPerChunk, req.IncludeUsage()), pacing: stream, reservation: res}
 }
 
@@ -70,6 +70,6 @@ func (h *handler) chatAnswer(x *exchange, req *openai.ChatRequest, norm *scenari
 	if a.Refusal != "" {
 		x.entry.ReplyText = a.Refusal
 	}
-	a.Usage = usage(x.rt, norm, reply, completionTokens(req.Model, a.Text, a.Refusal, a.ToolCalls)*a.N)
+	a.Usage = usage(x.ctx, x.rt, norm, reply, completionTokens(x.ctx, req.Model, a.Text, a.Refusal, a.ToolCalls)*a.N)
 	return a
 }

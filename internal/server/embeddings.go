@@ -13,7 +13,12 @@ func (h *handler) embeddings(x *exchange) response {
 	if err != nil {
 		return response{err: err}
 	}
-	req, err := openai.DecodeEmbeddingsRequest(body)
+	req, err := openai.DecodeEmbeddingsRequest(x.ctx, body)
+	if x.ctx.Err() != nil {
+		// Counting the inputs stopped: the client left (journaled as 499),
+		// or the session was deleted (superseded, not journaled).
+		return response{err: clientGone()}
+	}
 	if err != nil {
 		return response{err: err}
 	}

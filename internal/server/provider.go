@@ -65,6 +65,14 @@ func (h *handler) serveProvider(w http.ResponseWriter, r *http.Request, rt *runt
 		h.supersede(w, res)
 		return
 	}
+	if ctx.Err() != nil && res.err == nil {
+		// The client left while the answer was computed, which stopped
+		// counting its tokens: deliver nothing and give the reply back.
+		if res.reservation != nil {
+			res.reservation.Rollback()
+		}
+		res = response{err: clientGone()}
+	}
 	serial := rt.NextSerial()
 	w.Header().Set("X-Request-Id", fmt.Sprintf("req_%032x", serial))
 	w.Header().Set("Openai-Version", "2020-10-01")

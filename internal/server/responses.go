@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -59,7 +60,13 @@ func (h *handler) responses(x *exchange) response {
 	if refused != nil {
 		return *refused
 	}
-	segments, head := c.promptSegments(norm)
+	segments, head, cerr := c.promptSegments(x.ctx, norm)
+	if cerr != nil {
+		// The client left, or the session went, while the prompt was
+		// counted: nothing is answered and the prompt cache is untouched.
+		res.Rollback()
+		return response{err: clientGone()}
+	}
 	answer := h.responseAnswer(x, req, norm, &reply, newID, segments)
 	if reply.Error != nil {
 		// A failure inside the stream: response.failed after the 200.
@@ -118,7 +125,7 @@ func (h *handler) responseAnswer(x *exchange, req *openai.ResponsesRequest, norm
 	if a.Refusal != "" {
 		x.entry.ReplyText = a.Refusal
 	}
-	completion := completionTokens(req.Model, a.Text, a.Refusal, reply.ToolCalls)
+	completion := completionTokens(x.ctx, req.Model, a.Text, a.Refusal, reply.ToolCalls)
 	if reply.Usage != nil {
 		a.Usage = openai.NewUsage(reply.Usage.PromptTokens, reply.Usage.CompletionTokens)
 		return a
@@ -264,16 +271,18 @@ func continueChain(rt *runtime.Runtime, id string) (continued, bool) {
 // stand-in items made replaced by a segment that resumes the summary's
 // prefix and counts its tokens. head is the number of segments before the
 // messages (tools and system text).
-func (c *continued) promptSegments(norm *scenario.Request) (segments []runtime.PromptSegment, head int) {
-	segments = promptSegments(norm)
+func (c *continued) promptSegments(ctx context.Context, norm *scenario.Request) (segments []runtime.PromptSegment, head int, err error) {
+	if segments, err = promptSegments(ctx, norm); err != nil {
+		return nil, 0, err
+	}
 	head = len(segments) - len(norm.Messages)
 	if c.base == nil {
-		return segments, head
+		return segments, head, nil
 	}
 	out := make([]runtime.PromptSegment, 0, len(segments)+1-c.standIn)
 	out = append(out, segments[:head]...)
 	out = append(out, runtime.PromptSegment{Tokens: c.base.PromptTokens, Resume: &c.base.Cache})
-	return append(out, segments[head+c.standIn:]...), head
+	return append(out, segments[head+c.standIn:]...), head, nil
 }
 
 // summarize returns the summary a response to norm keeps of the turns

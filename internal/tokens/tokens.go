@@ -4,6 +4,7 @@
 package tokens
 
 import (
+	"context"
 	"strings"
 	"sync"
 
@@ -71,17 +72,71 @@ func codec(enc Encoding) tokenizer.Codec {
 // Count returns the number of tokens of text in model's encoding. Counts are
 // cached process-wide: each distinct text is tokenized once.
 func Count(model, text string) int {
+	n, _ := CountContext(context.Background(), model, text)
+	return n
+}
+
+// CountContext is Count for request paths: it stops as soon as ctx is done,
+// between pieces of at most a few hundred bytes, and returns what ctx was
+// cancelled with (context.Cause). Counting takes time linear in the length
+// of text whatever it holds.
+func CountContext(ctx context.Context, model, text string) (int, error) {
 	if text == "" {
-		return 0
+		return 0, nil
 	}
-	return cachedCount(EncodingFor(model), text)
+	return cachedCount(ctx, EncodingFor(model), text)
 }
 
 // Split cuts text into its tokens, in order; joined they give text back.
 // Results are cached process-wide; the caller must not modify the slice.
 func Split(model, text string) []string {
+	p, _ := SplitContext(context.Background(), model, text)
+	return p
+}
+
+// SplitContext is Split for request paths: it stops as soon as ctx is done
+// and then returns nil and what ctx was cancelled with (context.Cause).
+func SplitContext(ctx context.Context, model, text string) ([]string, error) {
 	if text == "" {
-		return nil
+		return nil, nil
 	}
-	return cachedSplit(EncodingFor(model), text)
+	return cachedSplit(ctx, EncodingFor(model), text)
+}
+
+// count tokenizes text piece by piece (see chunks), checking ctx between
+// pieces, and returns the number of tokens.
+func count(ctx context.Context, enc Encoding, text string) (int, error) {
+	c := codec(enc)
+	n := 0
+	var err error
+	chunks(text, func(piece string) bool {
+		if ctx.Err() != nil {
+			err = context.Cause(ctx)
+			return false
+		}
+		k, _ := c.Count(piece) // only ErrorModeStrict, which we never set, fails
+		n += k
+		return true
+	})
+	return n, err
+}
+
+// split tokenizes text piece by piece, as count does, and returns the tokens.
+func split(ctx context.Context, enc Encoding, text string) ([]string, error) {
+	c := codec(enc)
+	var out []string
+	var err error
+	chunks(text, func(piece string) bool {
+		if ctx.Err() != nil {
+			err = context.Cause(ctx)
+			return false
+		}
+		_, p, _ := c.Encode(piece)
+		out = append(out, p...)
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }

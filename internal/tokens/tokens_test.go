@@ -48,16 +48,25 @@ func TestSplitJoinsBack(t *testing.T) {
 }
 
 func TestCountIsCached(t *testing.T) {
-	text := strings.Repeat("cache me if you can ", 50)
-	first := Count("gpt-4o", text)
+	// The two encodings cut this text differently, so a cache that confused
+	// them would answer one encoding with the other's count.
+	text := strings.Repeat("日本語のテキストです。 naïve façade — cache me if you can! ", 20)
+	o200k, _ := codec(O200kBase).Count(text)
+	cl100k, _ := codec(Cl100kBase).Count(text)
+	if o200k == cl100k {
+		t.Fatalf("both encodings count %d tokens: pick a text they count differently", o200k)
+	}
+	if got := Count("gpt-4o", text); got != o200k {
+		t.Errorf("o200k count = %d, want %d", got, o200k)
+	}
 	if allocs := testing.AllocsPerRun(50, func() { Count("gpt-4o", text) }); allocs != 0 {
 		t.Errorf("a cached count allocates %v times", allocs)
 	}
-	if again := Count("gpt-4o", text); again != first {
-		t.Errorf("cached count %d, first count %d", again, first)
+	if got := Count("gpt-4", text); got != cl100k {
+		t.Errorf("cl100k count after the o200k one was cached = %d, want %d: the cache confused encodings", got, cl100k)
 	}
-	if other := Count("gpt-4", text); other == 0 {
-		t.Error("the cache confused encodings")
+	if got := Count("gpt-4o", text); got != o200k {
+		t.Errorf("cached o200k count = %d, want %d", got, o200k)
 	}
 }
 
