@@ -40,9 +40,24 @@ type PromptResume struct {
 // cacheSeed makes prefix hashes comparable within the process.
 var cacheSeed = maphash.MakeSeed()
 
+// prefixKey names one cached prefix. It keeps hashes only: a
+// prompt_cache_key is the client's to choose and may be as long as a
+// request body, so keeping it in every key would let the cache's entry
+// bound say nothing about its bytes.
 type prefixKey struct {
-	model, cacheKey string
-	hash            uint64 // the prefix state at this prefix's end
+	scope uint64 // the hash of the model and prompt_cache_key
+	hash  uint64 // the prefix state at this prefix's end
+}
+
+// cacheScope hashes what separates prompt caches: the model and the
+// prompt_cache_key.
+func cacheScope(model, cacheKey string) uint64 {
+	var h maphash.Hash
+	h.SetSeed(cacheSeed)
+	h.WriteString(model)
+	h.WriteByte(0)
+	h.WriteString(cacheKey)
+	return h.Sum64()
 }
 
 // PrefixStates returns the prefix state after each segment: a hash chained
@@ -84,8 +99,9 @@ func nextState(state uint64, s PromptSegment) uint64 {
 // and remembers this prompt's prefixes for later ones.
 func (rt *Runtime) CachedTokens(model, cacheKey string, segments []PromptSegment) int {
 	keys := make([]prefixKey, len(segments))
+	scope := cacheScope(model, cacheKey)
 	for i, state := range PrefixStates(segments) {
-		keys[i] = prefixKey{model: model, cacheKey: cacheKey, hash: state}
+		keys[i] = prefixKey{scope: scope, hash: state}
 	}
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
