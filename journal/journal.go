@@ -15,8 +15,9 @@ type Journal struct {
 	seq      uint64  // Seq of the last recorded entry
 	evicted  uint64  // entries dropped to respect the bounds
 
-	unmatched  int // entries recorded with NoScenarioCode
-	mismatches int // entries recorded with SchemaErrors
+	unmatched  int  // entries recorded with NoScenarioCode
+	mismatches int  // entries recorded with SchemaErrors
+	frozen     bool // set by Freeze: nothing changes any more
 }
 
 // New returns an empty journal that keeps at most capacity entries and
@@ -33,6 +34,9 @@ func (j *Journal) Record(e Entry) {
 	e = own(e)
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	if j.frozen {
+		return
+	}
 	j.seq++
 	e.Seq = j.seq
 	if e.ErrorCode == NoScenarioCode {
@@ -124,6 +128,9 @@ func (j *Journal) Evicted() uint64 {
 func (j *Journal) Reset() {
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	if j.frozen {
+		return
+	}
 	j.ring, j.head, j.count, j.bytes, j.seq, j.evicted = nil, 0, 0, 0, 0, 0
 	j.unmatched, j.mismatches = 0, 0
 }
@@ -132,9 +139,21 @@ func (j *Journal) Reset() {
 func (j *Journal) Resize(capacity int, maxBytes int64) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	if j.frozen {
+		return
+	}
 	j.capacity, j.maxBytes = capacity, maxBytes
 	j.trim()
 	// Re-lay the ring so that it never holds more slots than the new capacity.
 	kept := j.ordered(make([]Entry, 0, j.count))
 	j.ring, j.head = kept, 0
+}
+
+// Freeze makes the journal read-only for good: Record, Reset and Resize
+// change nothing from then on. A deleted session's journal is frozen, so
+// that what a test reads after deleting it is what the session recorded.
+func (j *Journal) Freeze() {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.frozen = true
 }

@@ -155,3 +155,16 @@ func TestReportCountsEvictedEntriesToo(t *testing.T) {
 		t.Errorf("report after Reset: %+v", r)
 	}
 }
+
+func TestFrozenJournalNeverChanges(t *testing.T) {
+	j := journal.New(10, 1<<20)
+	j.Record(journal.Entry{Path: "/v1/chat/completions", Status: 200})
+	j.Freeze()
+	j.Record(journal.Entry{Path: "/v1/embeddings", Status: 200})
+	j.Reset()
+	j.Resize(1, 1)
+	entries := j.Entries()
+	if len(entries) != 1 || entries[0].Path != "/v1/chat/completions" || entries[0].Seq != 1 {
+		t.Errorf("frozen journal holds %+v, want the one entry recorded before Freeze", entries)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/uuid"
+	"github.com/llmtestserver/llmtestserver/journal"
 	"github.com/stretchr/testify/require"
 )
 
@@ -26,4 +27,21 @@ func TestSessionIDsAreUUIDs(t *testing.T) {
 		require.Len(t, s.Key(), len("sk_sess_")+64, "keys stay 256 random bits")
 		require.NoError(t, s.Close())
 	}
+}
+
+// A deleted session's journal stays as it was, even for a test that resets
+// it through the handle it kept.
+func TestDeletedSessionJournalIsFrozen(t *testing.T) {
+	m, err := NewManager(ManagerConfig{})
+	require.NoError(t, err)
+	defer m.Close()
+	s, err := m.Create()
+	require.NoError(t, err)
+	s.rt.Record(journal.Entry{Path: "/v1/chat/completions", Status: 200})
+	require.NoError(t, s.Close())
+	s.Journal().Reset()
+	s.Journal().Record(journal.Entry{Path: "/v1/embeddings", Status: 200})
+	entries := s.Journal().Entries()
+	require.Len(t, entries, 1)
+	require.Equal(t, "/v1/chat/completions", entries[0].Path)
 }

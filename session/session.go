@@ -72,7 +72,8 @@ func (s *Session) WrapClient(c *http.Client) *http.Client {
 }
 
 // Journal returns the session's request journal. It stays readable after
-// the session is closed.
+// the session is closed, frozen as it was: Reset and Record change it no
+// more.
 func (s *Session) Journal() *journal.Journal { return s.rt.Journal() }
 
 // Chat scripts the scenario name for conversational requests: Chat

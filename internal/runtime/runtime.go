@@ -152,6 +152,7 @@ func (rt *Runtime) Retire() {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	rt.retired = true
+	rt.journal.Freeze()
 	for f := range rt.inflight {
 		f.cancel(ErrSuperseded)
 	}
