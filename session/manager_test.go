@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/llmtestserver/llmtestserver/journal"
+	"github.com/llmtestserver/llmtestserver/scenario"
 	"github.com/stretchr/testify/require"
 )
 
@@ -44,4 +45,22 @@ func TestDeletedSessionJournalIsFrozen(t *testing.T) {
 	entries := s.Journal().Entries()
 	require.Len(t, entries, 1)
 	require.Equal(t, "/v1/chat/completions", entries[0].Path)
+}
+
+// What Scenarios returns is the caller's: changing it, as a test that
+// tweaks and re-applies a listing does, leaves the session's own scenarios
+// alone.
+func TestScenariosReturnsACopy(t *testing.T) {
+	m, err := NewManager(ManagerConfig{})
+	require.NoError(t, err)
+	defer m.Close()
+	s, err := m.Create()
+	require.NoError(t, err)
+	s.Chat("greeting").When(scenario.All(scenario.UserRegex("^hi"))).Responds("hello")
+	got := s.Scenarios()
+	got[0].Scenario.Match.All[0].UserRegex = "changed"
+	got[0].Scenario.Replies[0].Text = "changed"
+	again := s.Scenarios()[0].Scenario
+	require.Equal(t, "^hi", again.Match.All[0].UserRegex)
+	require.Equal(t, "hello", again.Replies[0].Text)
 }

@@ -126,12 +126,15 @@ type ScenarioStatus struct {
 	RemainingByConversation map[string]int
 }
 
-// Scenarios returns the session's scenarios, in order, with their remaining
-// replies.
+// Scenarios returns a copy of the session's scenarios, in order, with their
+// remaining replies.
 func (s *Session) Scenarios() []ScenarioStatus {
 	states := s.rt.Scenarios()
 	out := make([]ScenarioStatus, len(states))
 	for i, st := range states {
+		// A deep copy: the caller may change or validate what it gets
+		// while requests read the session's own scenarios.
+		st.Scenario = st.Scenario.Clone()
 		out[i] = ScenarioStatus(st)
 	}
 	return out
