@@ -31,7 +31,7 @@ func Example_chatCompletion() {
 	defer srv.Close()
 	sess, err := srv.OpenSession(
 		session.RequireBearerToken("provider-key"),
-		session.UseModel("gpt-4.1-mini"))
+		session.OnlyModels("gpt-4.1-mini"))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func Example_streaming() {
 		log.Fatal(err)
 	}
 	defer srv.Close()
-	sess, err := srv.OpenSession(session.UseModel("gpt-4.1-mini"))
+	sess, err := srv.OpenSession(session.OnlyModels("gpt-4.1-mini"))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestParallelSessions(t *testing.T) {
 			t.Parallel()
 			sess := srv.NewSession(t,
 				session.RequireBearerToken("provider-key-"+name),
-				session.UseModel("gpt-4.1-mini"))
+				session.OnlyModels("gpt-4.1-mini"))
 			want := "Hello from " + name
 			sess.Chat("greeting").Responds(want)
 

@@ -130,7 +130,7 @@ var adminScriptAnswers = []string{
 func TestAdminScenariosDriveChat(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	sess := srv.NewSession(t, session.UseModel(replyModel))
+	sess := srv.NewSession(t, session.OnlyModels(replyModel))
 	if r := postScenarios(t, sess, adminScenarios); r.status != http.StatusNoContent {
 		t.Fatalf("POST /admin-api/scenarios: %d %s", r.status, r.body)
 	}
@@ -185,7 +185,7 @@ func TestAdminScenariosDriveChat(t *testing.T) {
 func TestAdminScenariosRoundTrip(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	from := srv.NewSession(t, session.UseModel(replyModel))
+	from := srv.NewSession(t, session.OnlyModels(replyModel))
 	if r := postScenarios(t, from, adminScenarios); r.status != http.StatusNoContent {
 		t.Fatalf("POST: %d %s", r.status, r.body)
 	}
@@ -193,7 +193,7 @@ func TestAdminScenariosRoundTrip(t *testing.T) {
 	from.Chat("go-scripted").When(scenario.UserRegex(`^never$`)).Responds("x").Then("y").Repeat()
 	listed, _ := listScenarios(t, from)
 
-	to := srv.NewSession(t, session.UseModel(replyModel))
+	to := srv.NewSession(t, session.OnlyModels(replyModel))
 	if r := postScenarios(t, to, stripListing(t, listed)); r.status != http.StatusNoContent {
 		t.Fatalf("re-POST of the listed scenarios: %d %s", r.status, r.body)
 	}

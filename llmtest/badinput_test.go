@@ -16,7 +16,7 @@ import (
 func TestBadInput(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t, llmtest.WithMaxRequestBytes(4096))
-	sess := srv.NewSession(t, session.UseModel("gpt-4.1-mini"))
+	sess := srv.NewSession(t, session.OnlyModels("gpt-4.1-mini"))
 	sess.Chat("greeting").Responds("still here")
 	sel := selectorOf(sess)
 	chat := srv.URL() + "/v1/chat/completions"

@@ -84,7 +84,7 @@ func benchClient(b *testing.B, script func(*session.Session)) openai.Client {
 		b.Fatal(err)
 	}
 	b.Cleanup(srv.Close)
-	sess, err := srv.OpenSession(session.RequireBearerToken(benchAPIKey), session.UseModel(benchModel))
+	sess, err := srv.OpenSession(session.RequireBearerToken(benchAPIKey), session.OnlyModels(benchModel))
 	if err != nil {
 		b.Fatal(err)
 	}

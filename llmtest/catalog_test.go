@@ -162,7 +162,7 @@ func TestCatalogModelByID(t *testing.T) {
 	const unknown = "gpt-7-ultra"
 	_, err := client.Models.Get(t.Context(), unknown)
 	apiErr := rsWantError(t, "openai-go Models.Get of an unknown model", err, http.StatusNotFound, "model_not_found", "")
-	if apiErr.Message != "The model `"+unknown+"` does not exist or you do not have access to it." {
+	if apiErr.Message != "The model `"+unknown+"` does not exist or you do not have access to it. This server's catalog has: "+strings.Join(catalog.CatalogIDs(), ", ")+"." {
 		t.Errorf("message %q", apiErr.Message)
 	}
 	_, err = goClient.GetModel(t.Context(), unknown)
@@ -178,7 +178,7 @@ func TestCatalogModelByID(t *testing.T) {
 func TestCatalogSessionModels(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	sess := srv.NewSession(t, session.UseModel("text-embedding-3-small", "o3", "ft:gpt-4.1-mini:acme::abc123"))
+	sess := srv.NewSession(t, session.OnlyModels("text-embedding-3-small", "o3", "ft:gpt-4.1-mini:acme::abc123"))
 	o3, _ := catalog.LookupModel("o3")
 	emb, _ := catalog.LookupModel("text-embedding-3-small")
 	want := []catWant{

@@ -99,7 +99,7 @@ func TestStreamingThroughTheSessionTransport(t *testing.T) {
 func TestChatCompletionWithGoOpenAI(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	sess := srv.NewSession(t, session.RequireBearerToken("provider-key"), session.UseModel("gpt-4.1-mini"))
+	sess := srv.NewSession(t, session.RequireBearerToken("provider-key"), session.OnlyModels("gpt-4.1-mini"))
 	sess.Chat("greeting").Responds("Hello from go-openai")
 	cfg := goopenai.DefaultConfig("provider-key")
 	cfg.BaseURL = sess.BaseURL()
@@ -189,7 +189,7 @@ func TestProviderCredentials(t *testing.T) {
 func TestModelsRoutes(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	sess := srv.NewSession(t, session.UseModel("gpt-4.1-mini", "my-fine-tune"))
+	sess := srv.NewSession(t, session.OnlyModels("gpt-4.1-mini", "my-fine-tune"))
 	client := clientFor(sess, "k")
 	page, err := client.Models.List(context.Background())
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 
 func TestCreateSessionOverHTTP(t *testing.T) {
 	t.Parallel()
-	srv := llmtest.NewServer(t, llmtest.WithDefaults(session.UseModel("gpt-4.1-mini")))
+	srv := llmtest.NewServer(t, llmtest.WithDefaults(session.OnlyModels("gpt-4.1-mini")))
 	r := call(t, http.MethodPost, srv.URL()+"/admin-api/sessions", "{}", bearer(srv.ManagementKey())...)
 	if r.status != http.StatusCreated {
 		t.Fatalf("status %d, want 201; body %s", r.status, r.body)

@@ -53,7 +53,7 @@ func chatTurns(ctx context.Context, t *testing.T, client openai.Client, params o
 func TestConversationsInParallelGetTheirOwnSequence(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t, llmtest.WithStrict())
-	sess := srv.NewSession(t, session.UseModel(convModel))
+	sess := srv.NewSession(t, session.OnlyModels(convModel))
 	sess.Chat("plan").
 		Responds("step one").
 		Then("step two").
@@ -129,7 +129,7 @@ func keys[V any](m map[string]V) []string {
 func TestConversationDerivedFromTheOpening(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	sess := srv.NewSession(t, session.UseModel(convModel))
+	sess := srv.NewSession(t, session.OnlyModels(convModel))
 	sess.Chat("any").Responds("ok").Repeat()
 	client := clientFor(sess, "k")
 	ctx := t.Context()
@@ -196,7 +196,7 @@ func goOpenAIClient(sess *session.Session) *goopenai.Client {
 func TestConversationPromptCacheKeyIsJournaled(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	sess := srv.NewSession(t, session.UseModel(convModel))
+	sess := srv.NewSession(t, session.OnlyModels(convModel))
 	sess.Chat("any").Responds("noted").Repeat()
 	client := clientFor(sess, "k")
 	ctx := t.Context()
@@ -237,7 +237,7 @@ func TestConversationPromptCacheKeyIsJournaled(t *testing.T) {
 func TestConversationExhaustedQueueIsPerConversation(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	sess := srv.NewSession(t, session.UseModel(convModel))
+	sess := srv.NewSession(t, session.OnlyModels(convModel))
 	sess.Chat("once").Responds("only answer").PerConversation()
 	ctx := t.Context()
 	alice := conversationClient(sess, sess.Conversation("alice"))

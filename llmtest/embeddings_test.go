@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/llmtestserver/llmtestserver/llmtest"
@@ -319,19 +320,21 @@ func TestEmbeddingsUnknownModel(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
 	for _, tc := range []struct {
-		name  string
-		opts  []session.Option
-		model string
+		name   string
+		opts   []session.Option
+		model  string
+		served string // how the message goes on, naming what is served
 	}{
-		{"outside the catalog", nil, "text-embedding-9"},
-		{"not served by the session", []session.Option{session.UseModel(embModel)}, "text-embedding-3-large"},
+		{"outside the catalog", nil, "text-embedding-9", " This server's catalog has: gpt-4.1, gpt-4.1-mini, "},
+		{"not served by the session", []session.Option{session.OnlyModels(embModel, "gpt-4.1-mini")}, "text-embedding-3-large",
+			" This session serves only: " + embModel + ", gpt-4.1-mini."},
 	} {
 		sess := srv.NewSession(t, tc.opts...)
 		client := clientFor(sess, "k")
 		_, err := client.Embeddings.New(t.Context(), openai.EmbeddingNewParams{Model: tc.model,
 			Input: openai.EmbeddingNewParamsInputUnion{OfString: openai.String("hi")}})
 		apiErr := rsWantError(t, tc.name, err, http.StatusNotFound, "model_not_found", "")
-		if apiErr.Message != fmt.Sprintf("The model `%s` does not exist or you do not have access to it.", tc.model) {
+		if !strings.HasPrefix(apiErr.Message, fmt.Sprintf("The model `%s` does not exist or you do not have access to it.%s", tc.model, tc.served)) {
 			t.Errorf("%s: message %q", tc.name, apiErr.Message)
 		}
 		_, err = rsGoClient(sess).CreateEmbeddings(t.Context(), goopenai.EmbeddingRequest{Model: goopenai.EmbeddingModel(tc.model), Input: "hi"})

@@ -221,7 +221,7 @@ func rsRespond(t *testing.T, client openai.Client, params responses.ResponseNewP
 // returns the shapes of the three responses.
 func rsToolLoop(t *testing.T, srv *llmtest.Server, stream bool) []rsShape {
 	t.Helper()
-	sess := srv.NewSession(t, session.UseModel(rsModel))
+	sess := srv.NewSession(t, session.OnlyModels(rsModel))
 	sess.Chat("weather-followup").When(scenario.UserContains("tomorrow")).Responds("Tomorrow looks rainy.")
 	sess.Chat("weather-answer").When(scenario.HasToolResult("get_weather")).Responds("It is 18°C and sunny in Paris.")
 	sess.Chat("weather-ask").When(scenario.ToolOffered("get_weather")).CallsTool("get_weather", `{"city":"Paris","unit":"celsius"}`)

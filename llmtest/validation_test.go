@@ -361,7 +361,7 @@ func TestChatValidationErrors(t *testing.T) {
 	for _, tc := range validationCases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			sess := srv.NewSession(t, session.UseModel(validationModel, "o3"))
+			sess := srv.NewSession(t, session.OnlyModels(validationModel, "o3"))
 			sess.Chat("unused").Responds("a refused request never gets this")
 			sent := 0
 

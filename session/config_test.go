@@ -47,7 +47,7 @@ func TestReservationIsAPureFunctionOfTheConfiguration(t *testing.T) {
 }
 
 func TestParseConfigReadsOverTheBase(t *testing.T) {
-	base, err := session.NewConfig(session.RequireBearerToken("base-key"), session.UseModel("gpt-4.1-mini"))
+	base, err := session.NewConfig(session.RequireBearerToken("base-key"), session.OnlyModels("gpt-4.1-mini"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestParseConfigErrors(t *testing.T) {
 }
 
 func TestConfigJSONRoundTrip(t *testing.T) {
-	in, err := session.NewConfig(session.RequireBearerToken("k"), session.UseModel("gpt-4.1-mini"),
+	in, err := session.NewConfig(session.RequireBearerToken("k"), session.OnlyModels("gpt-4.1-mini"),
 		session.WithScenario(scenario.Scenario{Name: "s", Match: scenario.Match{UserContains: "hi"}, Replies: []scenario.Reply{{Text: "x"}}}),
 		session.WithJournal(3, 4096), session.WithHistory(7), session.WithVideos(2))
 	if err != nil {
@@ -120,9 +120,9 @@ func TestConfigJSONRoundTrip(t *testing.T) {
 }
 
 func TestOptionsDoNotShareSlices(t *testing.T) {
-	base, _ := session.NewConfig(session.UseModel("a"))
-	one, _ := session.NewConfig(session.WithConfig(base), session.UseModel("b"))
-	two, _ := session.NewConfig(session.WithConfig(base), session.UseModel("c"))
+	base, _ := session.NewConfig(session.OnlyModels("a"))
+	one, _ := session.NewConfig(session.WithConfig(base), session.OnlyModels("b"))
+	two, _ := session.NewConfig(session.WithConfig(base), session.OnlyModels("c"))
 	if !reflect.DeepEqual(one.Models, []string{"a", "b"}) || !reflect.DeepEqual(two.Models, []string{"a", "c"}) {
 		t.Errorf("configurations built from one base share their models: %v %v", one.Models, two.Models)
 	}

@@ -22,9 +22,12 @@ func RequireBearerToken(token string) Option {
 	return optionFunc(func(c *Config) { c.BearerToken = token })
 }
 
-// UseModel adds models to those the session serves. A session that names no
-// model serves the built-in catalog.
-func UseModel(ids ...string) Option {
+// OnlyModels restricts the session to these models: every other model,
+// catalog models included, gets 404 model_not_found, whose message lists
+// what the session serves. It is an allow-list, so name every model the
+// code under test uses, embedding models too. Several calls add up; a
+// session that names no model serves the whole built-in catalog.
+func OnlyModels(ids ...string) Option {
 	return optionFunc(func(c *Config) { c.Models = append(c.Models, ids...) })
 }
 

@@ -89,9 +89,16 @@ func maskKey(key string) string {
 }
 
 // ModelNotFound answers a request for a model the session does not serve.
-func ModelNotFound(model string) *Error {
+// The message starts as the real API's and goes on to name what is served:
+// the session's allow-list when it has one, else the catalog, so that a
+// test whose session lists too few models sees why at once.
+func ModelNotFound(model string, served []string, allowList bool) *Error {
+	which := "This server's catalog has"
+	if allowList {
+		which = "This session serves only"
+	}
 	return invalidRequest(http.StatusNotFound, "model_not_found", "",
-		"The model `%s` does not exist or you do not have access to it.", model)
+		"The model `%s` does not exist or you do not have access to it. %s: %s.", model, which, strings.Join(served, ", "))
 }
 
 // InvalidJSON answers a body that is not valid JSON.

@@ -98,7 +98,7 @@ func clientGone() *openai.Error {
 func (x *exchange) answer(norm *scenario.Request) (*runtime.Reservation, scenario.Reply, *response) {
 	x.recordRequest(norm)
 	if !x.rt.Serves(norm.Model) {
-		return nil, scenario.Reply{}, &response{err: openai.ModelNotFound(norm.Model)}
+		return nil, scenario.Reply{}, &response{err: modelNotFound(x.rt, norm.Model)}
 	}
 	if info, ok := openai.LookupModel(norm.Model); ok && info.Kind != openai.KindChat && info.Kind != openai.KindReasoning {
 		return nil, scenario.Reply{}, &response{err: openai.NotAChatModel(x.r.URL.Path)}

@@ -30,7 +30,7 @@ func (h *handler) embeddings(x *exchange) response {
 	}
 	x.entry.Model, x.entry.UserText = req.Model, norm.LastUserText()
 	if !x.rt.Serves(req.Model) {
-		return response{err: openai.ModelNotFound(req.Model)}
+		return response{err: modelNotFound(x.rt, req.Model)}
 	}
 	vectors := req.Vectors()
 	res := x.rt.ReserveScripted(norm, x.r.Header.Get(HeaderConversation))

@@ -183,7 +183,12 @@ func (h *handler) models(x *exchange) response {
 func (h *handler) model(x *exchange, id string) response {
 	x.entry.Model = id
 	if !x.rt.Serves(id) {
-		return response{err: openai.ModelNotFound(id)}
+		return response{err: modelNotFound(x.rt, id)}
 	}
 	return response{json: openai.Models([]string{id}).Data[0]}
+}
+
+// modelNotFound refuses a model rt does not serve, naming those it does.
+func modelNotFound(rt *runtime.Runtime, model string) *openai.Error {
+	return openai.ModelNotFound(model, rt.Models(), len(rt.Settings().Models) > 0)
 }
