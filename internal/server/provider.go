@@ -57,6 +57,9 @@ func (h *handler) serveProvider(w http.ResponseWriter, r *http.Request, rt *runt
 		entry: journal.Entry{Time: rt.Now(), Method: r.Method, Path: r.URL.Path}}
 	var res response
 	if err := rt.Authorize(r.Header.Get("Authorization")); err != nil {
+		if rt == h.sessions.Default() && err.Code == "invalid_api_key" {
+			err = withSessionHint(err)
+		}
 		res = response{err: err}
 	} else {
 		res = h.route(x)
@@ -191,4 +194,17 @@ func (h *handler) model(x *exchange, id string) response {
 // modelNotFound refuses a model rt does not serve, naming those it does.
 func modelNotFound(rt *runtime.Runtime, model string) *openai.Error {
 	return openai.ModelNotFound(model, rt.Models(), len(rt.Settings().Models) > 0)
+}
+
+// withSessionHint explains a wrong key at the default runtime. Its key is
+// the management key, so a provider key there almost always means that the
+// client was built without the session's HTTP client, the commonest
+// mistake of a new user: the message says so and how to fix it.
+func withSessionHint(err *openai.Error) *openai.Error {
+	hinted := *err
+	hinted.Message += " The request carried no session headers (" + HeaderSession + ", " + HeaderSessionKey +
+		"), so it reached the server's default runtime, whose key is the management key. " +
+		"Send the session's requests through its client: option.WithHTTPClient(sess.HTTPClient()) for the OpenAI SDKs, " +
+		"or sess.WrapClient(yourClient)."
+	return &hinted
 }
