@@ -22,7 +22,7 @@ func TestErrorEnvelope(t *testing.T) {
 	if !strings.Contains(string(b), `"param":null,"code":null`) {
 		t.Errorf("envelope %s: want null param and code", b)
 	}
-	b, _ = json.Marshal(ModelNotFound("x"))
+	b, _ = json.Marshal(ModelNotFound("x", []string{"gpt-4o"}, true))
 	if !strings.HasPrefix(string(b), `{"error":{"message":"The model `+"`x`"+` does not exist`) || !strings.Contains(string(b), `"code":"model_not_found"`) {
 		t.Errorf("envelope %s", b)
 	}

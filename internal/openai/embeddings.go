@@ -255,10 +255,6 @@ func tokenText(ids []int64) string {
 // "1 2" and the tokens [1, 2] therefore get the same vector.
 func (r *EmbeddingsRequest) Inputs() []string { return r.inputs }
 
-// InputTokens returns the token count of each input, in order: a text
-// counted in the model's encoding, a token-id input by its length.
-func (r *EmbeddingsRequest) InputTokens() []int { return r.tokens }
-
 // PromptTokens returns the tokens of all inputs, as usage reports them.
 func (r *EmbeddingsRequest) PromptTokens() int {
 	n := 0
@@ -267,11 +263,6 @@ func (r *EmbeddingsRequest) PromptTokens() int {
 	}
 	return n
 }
-
-// VectorDimensions returns the length of the vectors to answer with: the
-// dimensions asked for, else the model's native length (1536 for models
-// outside the catalog).
-func (r *EmbeddingsRequest) VectorDimensions() int { return r.vectorDims }
 
 // Vectors returns the deterministic vector of every input.
 func (r *EmbeddingsRequest) Vectors() [][]float32 {

@@ -44,14 +44,14 @@ func FuzzDecodeEmbeddingsRequest(f *testing.F) {
 			}
 			return
 		}
-		inputs, counts := req.Inputs(), req.InputTokens()
+		inputs, counts := req.Inputs(), req.tokens
 		if req.Model == "" || len(inputs) == 0 || len(inputs) > maxEmbeddingInputs || len(counts) != len(inputs) {
 			t.Fatalf("accepted %+v with %d inputs, %d counts", req, len(inputs), len(counts))
 		}
 		if req.EncodingFormat != "float" && req.EncodingFormat != "base64" {
 			t.Fatalf("encoding_format %q", req.EncodingFormat)
 		}
-		dims := req.VectorDimensions()
+		dims := req.vectorDims
 		if dims < 1 || dims > 3072 || (req.Dimensions != 0 && req.Dimensions != dims) {
 			t.Fatalf("dimensions %d, vectors of %d", req.Dimensions, dims)
 		}

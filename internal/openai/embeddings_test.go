@@ -241,16 +241,16 @@ func TestDecodeEmbeddingsRequest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if req.EncodingFormat != "float" || req.Dimensions != 0 || req.VectorDimensions() != 1536 ||
-		!slices.Equal(req.Inputs(), []string{"a b", "c"}) || !slices.Equal(req.InputTokens(), []int{embCount("a b"), embCount("c")}) {
-		t.Errorf("decoded %+v inputs %q tokens %v", req, req.Inputs(), req.InputTokens())
+	if req.EncodingFormat != "float" || req.Dimensions != 0 || req.vectorDims != 1536 ||
+		!slices.Equal(req.Inputs(), []string{"a b", "c"}) || !slices.Equal(req.tokens, []int{embCount("a b"), embCount("c")}) {
+		t.Errorf("decoded %+v inputs %q tokens %v", req, req.Inputs(), req.tokens)
 	}
 	req, err = DecodeEmbeddingsRequest(context.Background(), []byte(`{"model":"my-embedder","input":[0, 17, 100000],"dimensions":1536}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if req.VectorDimensions() != 1536 || !slices.Equal(req.Inputs(), []string{"0 17 100000"}) || !slices.Equal(req.InputTokens(), []int{3}) {
-		t.Errorf("model outside the catalog: %+v inputs %q tokens %v", req, req.Inputs(), req.InputTokens())
+	if req.vectorDims != 1536 || !slices.Equal(req.Inputs(), []string{"0 17 100000"}) || !slices.Equal(req.tokens, []int{3}) {
+		t.Errorf("model outside the catalog: %+v inputs %q tokens %v", req, req.Inputs(), req.tokens)
 	}
 }
 
