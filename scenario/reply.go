@@ -85,7 +85,7 @@ type Usage struct {
 }
 
 // Kind names what a reply is: "text", "tool_calls", "json", "refusal",
-// "error" or "func".
+// "vectors", "error" or "func".
 func (r *Reply) Kind() string {
 	switch {
 	case r.Func != nil:

@@ -30,7 +30,9 @@ type Config struct {
 	Journal JournalConfig `json:"journal"`
 	// History reserves room for stored responses (Responses API history).
 	History HistoryConfig `json:"history"`
-	// Videos reserves room for video generation jobs.
+	// Videos reserves room for video generation jobs. No video route is
+	// served yet: the setting only prices the reservation, so that
+	// configurations written now keep their meaning once /v1/videos is.
 	Videos VideosConfig `json:"videos"`
 	// Stream shapes streamed answers.
 	Stream StreamConfig `json:"stream"`
@@ -75,7 +77,8 @@ type HistoryConfig struct {
 	MaxBytes int64 `json:"max_bytes"`
 }
 
-// VideosConfig bounds a session's video jobs.
+// VideosConfig bounds a session's video jobs. Videos are not served yet;
+// see Config.Videos.
 type VideosConfig struct {
 	// Capacity is the most jobs kept, 0 to 10,000.
 	Capacity int `json:"capacity"`

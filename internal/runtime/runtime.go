@@ -237,9 +237,10 @@ func (rt *Runtime) NextSerial() uint64 {
 	return rt.serial
 }
 
-// Wait holds the caller for d, or until ctx ends, whichever comes first. It
-// uses the standard library's timers, which run on virtual time inside a
-// testing/synctest bubble.
+// Wait holds the caller for d, or until ctx ends, whichever comes first, on
+// the standard library's timers, that is, in real time: requests arrive
+// over loopback sockets, which a testing/synctest bubble cannot hold, so
+// virtual time does not reach them.
 func Wait(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
 		return ctx.Err()
