@@ -81,29 +81,31 @@ func withoutFuncs(m scenario.Match) (scenario.Match, int) {
 	if m.Func != nil {
 		m.Func, n = nil, 1
 	}
-	if m.All != nil {
-		all := make([]scenario.Match, len(m.All))
-		for i := range m.All {
-			var k int
-			all[i], k = withoutFuncs(m.All[i])
-			n += k
-		}
-		m.All = all
-	}
-	if m.Any != nil {
-		anyOf := make([]scenario.Match, len(m.Any))
-		for i := range m.Any {
-			var k int
-			anyOf[i], k = withoutFuncs(m.Any[i])
-			n += k
-		}
-		m.Any = anyOf
-	}
+	var k int
+	m.All, k = withoutFuncsAll(m.All)
+	n += k
+	m.Any, k = withoutFuncsAll(m.Any)
+	n += k
 	if m.Not != nil {
 		not, k := withoutFuncs(*m.Not)
 		m.Not, n = &not, n+k
 	}
 	return m, n
+}
+
+// withoutFuncsAll is withoutFuncs for each of ms, in a new slice (nil
+// stays nil, so the encoding keeps omitting it).
+func withoutFuncsAll(ms []scenario.Match) ([]scenario.Match, int) {
+	if ms == nil {
+		return nil, 0
+	}
+	out, n := make([]scenario.Match, len(ms)), 0
+	for i := range ms {
+		var k int
+		out[i], k = withoutFuncs(ms[i])
+		n += k
+	}
+	return out, n
 }
 
 // encodedLen returns the length of v's compact JSON encoding without HTML
