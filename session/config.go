@@ -102,7 +102,7 @@ const (
 	journalEntryBytes   = 1 << 10   // bookkeeping per journal entry, beyond its bytes
 	historyEntryBytes   = 256       // one stored response's index entry, beyond the bytes its max_bytes counts
 	videoJobBytes       = 128 << 10 // one video job, its small MP4 included
-	fixedRetentionBytes = 1 << 20   // scenario state, counters, diagnostics
+	fixedRetentionBytes = 5 << 19   // conversation identities and the prompt cache at their caps, counters
 )
 
 // Reservation returns the bytes c reserves in the server's admission budget:
@@ -112,7 +112,7 @@ const (
 //
 //	journal.max_bytes + journal.capacity × 1 KiB
 //	+ history.max_bytes + history.capacity × 256 B
-//	+ videos.capacity × 128 KiB + 1 MiB + configurationCost
+//	+ videos.capacity × 128 KiB + 2.5 MiB + configurationCost
 //
 // It is a pure function of c.
 func (c *Config) Reservation() int64 {

@@ -31,7 +31,7 @@ func TestReservationIsAPureFunctionOfTheConfiguration(t *testing.T) {
 		History: session.HistoryConfig{Capacity: 2, MaxBytes: 5000},
 		Videos:  session.VideosConfig{Capacity: 1},
 	}
-	want := int64(1000 + 10*1024 + 5000 + 2*256 + 1*128*1024 + 1<<20)
+	want := int64(1000 + 10*1024 + 5000 + 2*256 + 1*128*1024 + 5<<19)
 	if got := cfg.Reservation(); got != want {
 		t.Errorf("Reservation() = %d, want %d", got, want)
 	}

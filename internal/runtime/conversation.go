@@ -3,7 +3,6 @@ package runtime
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"strings"
 
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
@@ -64,7 +63,7 @@ func identify(req *scenario.Request, declared string) (id, source string) {
 // of evicted responses of a chain) count as the request's own. The caller
 // holds mu.
 func (rt *Runtime) track(req *scenario.Request, id, source string) {
-	key := boundedKey(id)
+	key := identityKeyOf(id)
 	c, ok := rt.conversations[key]
 	if !ok {
 		if len(rt.conversations) >= MaxConversations {
@@ -72,14 +71,24 @@ func (rt *Runtime) track(req *scenario.Request, id, source string) {
 			// openings are load tests, where generations matter little.
 			rt.forgetConversations()
 		}
-		c = &conversation{generation: 1}
-		rt.conversations[strings.Clone(key)] = c
+		c = conversation{generation: 1}
 	} else if rt.earlier.Messages+len(req.Messages) < c.messages {
 		c.generation++
 	}
 	c.messages = rt.earlier.Messages + len(req.Messages)
+	rt.conversations[key] = c
 	req.Conversation, req.ConversationSource = id, source
 	req.Generation, req.Turn = c.generation, rt.earlier.UserTurns+req.UserTurns()
+}
+
+// identityKey is what a conversation identity is remembered by: 128 bits
+// of its hash, so that every identity costs the same few bytes however
+// long its name (a declared conversation header can be long).
+type identityKey [16]byte
+
+func identityKeyOf(id string) identityKey {
+	sum := sha256.Sum256([]byte(id))
+	return identityKey(sum[:16])
 }
 
 // addPosition keeps p as the position of conversation key in the

@@ -67,7 +67,7 @@ type Runtime struct {
 	serial   uint64               // guarded by mu; numbers requests
 	ids      *rand.Rand           // guarded by mu; generates IDs
 	// conversations tracks generations by conversation identity; guarded by mu.
-	conversations map[string]*conversation
+	conversations map[identityKey]conversation
 	// positions counts the per-conversation queue positions of all queues;
 	// guarded by mu.
 	positions int
@@ -91,7 +91,7 @@ func New(s Settings) *Runtime {
 		inflight: make(map[*flight]struct{}),
 		ids:      newIDSource(),
 
-		conversations: make(map[string]*conversation),
+		conversations: make(map[identityKey]conversation),
 	}
 	rt.settings.Scenarios = ownReplies(s.Scenarios)
 	rt.queues = newQueues(rt.settings.Scenarios)
