@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"testing"
 
-	"github.com/llmtestserver/llmtestserver/scenario"
 	"github.com/llmtestserver/llmtestserver/session"
 )
 
@@ -81,11 +80,9 @@ func BenchmarkHandlerChat(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	replies := make([]scenario.Reply, b.N+1) // +1 for the warm-up request
-	for i := range replies {
-		replies[i] = scenario.Reply{Text: "Hello from the benchmark: a short, fixed assistant reply."}
-	}
-	s.Chat("bench").Reply(replies...)
+	// One repeating reply: b.N replies of their own would pass the
+	// configuration limit for large b.N.
+	s.Chat("bench").Responds("Hello from the benchmark: a short, fixed assistant reply.").Repeat()
 	body, err := json.Marshal(map[string]any{
 		"model":    "gpt-4.1-mini",
 		"messages": []map[string]string{{"role": "user", "content": "Say hello to the benchmark."}},

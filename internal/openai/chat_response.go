@@ -155,6 +155,16 @@ func (a *ChatAnswer) Completion() *ChatCompletion {
 // built whole in memory, n times the answer's size. Choices that share
 // their message, as Completion's do, encode it once.
 func (c *ChatCompletion) WriteJSON(w io.Writer) error {
+	if len(c.Choices) <= 1 {
+		// Nothing is multiplied: encoding whole costs a small multiple of
+		// the answer, and is quicker than encoding in pieces.
+		b, err := json.Marshal(c)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(b)
+		return err
+	}
 	j := jsonWriter{w: w}
 	j.raw(`{"id":`)
 	j.value(c.ID)
