@@ -80,7 +80,10 @@ type Runtime struct {
 }
 
 // flight is one request in progress.
-type flight struct{ cancel context.CancelCauseFunc }
+type flight struct {
+	cancel   context.CancelCauseFunc
+	onRetire func() // may be nil
+}
 
 // New returns a runtime configured with s.
 func New(s Settings) *Runtime {
@@ -155,17 +158,23 @@ func (rt *Runtime) Retire() {
 	rt.journal.Freeze()
 	for f := range rt.inflight {
 		f.cancel(ErrSuperseded)
+		if f.onRetire != nil {
+			f.onRetire()
+		}
 	}
 	clear(rt.inflight)
 }
 
-// Begin registers a request as in flight. The returned context is cancelled
-// with ErrSuperseded if the runtime is retired before end is called; end must
-// be called when the request is over. Begin fails when the runtime is already
-// retired.
-func (rt *Runtime) Begin(parent context.Context) (ctx context.Context, end func(), ok bool) {
+// Begin registers a request as in flight. If the runtime is retired before
+// end is called, the returned context is cancelled with ErrSuperseded and
+// onRetire, when not nil, runs (under the runtime's lock: it must be quick
+// and must not call the runtime). Once end has returned, onRetire never
+// runs, so it may touch what only the request owns, such as its
+// connection. end must be called when the request is over. Begin fails when
+// the runtime is already retired.
+func (rt *Runtime) Begin(parent context.Context, onRetire func()) (ctx context.Context, end func(), ok bool) {
 	ctx, cancel := context.WithCancelCause(parent)
-	f := &flight{cancel: cancel}
+	f := &flight{cancel: cancel, onRetire: onRetire}
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	if rt.retired {

@@ -17,7 +17,7 @@ func newTestRuntime() *Runtime {
 func TestRetireCancelsInFlightAndRefusesWrites(t *testing.T) {
 	rt := newTestRuntime()
 	rt.AddReplies("s", scenario.Match{}, scenario.Reply{Text: "a"})
-	ctx, end, ok := rt.Begin(context.Background())
+	ctx, end, ok := rt.Begin(context.Background(), nil)
 	if !ok {
 		t.Fatal("Begin refused a live runtime")
 	}
@@ -37,7 +37,7 @@ func TestRetireCancelsInFlightAndRefusesWrites(t *testing.T) {
 	if rt.Pending() != 0 || rt.Journal().Len() != 0 {
 		t.Errorf("a retired runtime was written to: %d pending, %d journaled", rt.Pending(), rt.Journal().Len())
 	}
-	if _, _, ok := rt.Begin(context.Background()); ok {
+	if _, _, ok := rt.Begin(context.Background(), nil); ok {
 		t.Error("Begin accepted a request on a retired runtime")
 	}
 }

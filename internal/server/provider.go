@@ -46,13 +46,12 @@ type exchange struct {
 // serveProvider runs a provider request on rt: it registers the request as
 // in flight, checks the bearer token, routes, delivers and journals.
 func (h *handler) serveProvider(w http.ResponseWriter, r *http.Request, rt *runtime.Runtime) {
-	ctx, end, ok := rt.Begin(r.Context())
+	ctx, end, ok := rt.Begin(r.Context(), func() { interrupt(w) })
 	if !ok {
 		writeError(w, openai.RequestSuperseded())
 		return
 	}
 	defer end()
-	defer interruptOnSupersede(ctx, w)()
 	x := &exchange{ctx: ctx, rt: rt, r: r,
 		entry: journal.Entry{Time: rt.Now(), Method: r.Method, Path: r.URL.Path}}
 	var res response
@@ -105,29 +104,18 @@ func (h *handler) serveProvider(w http.ResponseWriter, r *http.Request, rt *runt
 // reads, not for one that never does.
 const supersedeWriteGrace = 500 * time.Millisecond
 
-// interruptOnSupersede makes the deletion of the request's session end its
-// reads and writes: a body still being sent stops at once, and a client that
-// does not read its answer holds the handler for supersedeWriteGrace at
-// most. The returned function, called before the handler returns, makes sure
-// that nothing touches the connection after that (it may serve another
-// request next). Deadlines are all net/http offers here; a writer that does
-// not support them (an in-memory transport) has no connection to hold.
-func interruptOnSupersede(ctx context.Context, w http.ResponseWriter) (stop func()) {
-	done := make(chan struct{})
-	stopAfter := context.AfterFunc(ctx, func() {
-		defer close(done)
-		if !superseded(ctx) {
-			return // the request ended or its client left
-		}
-		rc := http.NewResponseController(w)
-		rc.SetReadDeadline(time.Now().Add(-time.Second))
-		rc.SetWriteDeadline(time.Now().Add(supersedeWriteGrace))
-	})
-	return func() {
-		if !stopAfter() {
-			<-done
-		}
-	}
+// interrupt ends the reads and writes of the request w answers, once its
+// session is deleted: a body still being sent stops at once, and a client
+// that does not read its answer holds the handler for supersedeWriteGrace at
+// most. The runtime calls it from Retire, and never once the request has
+// ended (see runtime.Begin), so it never touches a connection that serves
+// another request by then. Deadlines are all net/http offers here; a writer
+// that does not support them (an in-memory transport) has no connection to
+// hold.
+func interrupt(w http.ResponseWriter) {
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Now().Add(-time.Second))
+	rc.SetWriteDeadline(time.Now().Add(supersedeWriteGrace))
 }
 
 // supersede answers a request whose session was deleted: 409, and the
