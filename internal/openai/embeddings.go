@@ -151,12 +151,8 @@ func DecodeEmbeddingsRequest(ctx context.Context, body []byte) (*EmbeddingsReque
 // counted when its context ended: the client left, or its session was
 // deleted.
 func countStopped(cause error) *Error {
-	return &Error{Status: statusClientClosed, Type: "client_closed_request",
-		Message: "The request ended before its input was counted: " + cause.Error() + "."}
+	return ClientClosed("The request ended before its input was counted: " + cause.Error() + ".")
 }
-
-// statusClientClosed is nginx's status for a request whose client left.
-const statusClientClosed = 499
 
 // embeddingInput is one input: text, or token ids when tokens is non-nil.
 type embeddingInput struct {

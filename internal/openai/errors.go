@@ -245,3 +245,14 @@ func NotAChatModel(path string) *Error {
 	return invalidRequest(http.StatusNotFound, "", "model",
 		"This is not a chat model and thus not supported in the %s endpoint.", strings.TrimPrefix(path, "/"))
 }
+
+// StatusClientClosed is what the journal records for a request whose client
+// went away before its answer was delivered (nginx's 499).
+const StatusClientClosed = 499
+
+// ClientClosed is the journal's record of a request that ended before its
+// answer was delivered, because its client left or its session was
+// deleted; message says when. The client never reads it.
+func ClientClosed(message string) *Error {
+	return &Error{Status: StatusClientClosed, Type: "client_closed_request", Message: message}
+}

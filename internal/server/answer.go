@@ -87,8 +87,7 @@ func scriptedError(e *scenario.Error) *openai.Error {
 // clientGone is the journal's record of a request whose client left while
 // its reply was held back. The client never reads it.
 func clientGone() *openai.Error {
-	return &openai.Error{Status: statusClientClosed, Type: "client_closed_request",
-		Message: "The client closed the request before the reply was delivered."}
+	return openai.ClientClosed("The client closed the request before the reply was delivered.")
 }
 
 // answer finds the reply to a conversational request: it journals what the

@@ -13,12 +13,10 @@ func (h *handler) embeddings(x *exchange) response {
 	if err != nil {
 		return response{err: err}
 	}
+	// Counting the inputs stops when the client leaves (the error is then
+	// journaled as 499) or the session is deleted (superseded, not
+	// journaled).
 	req, err := openai.DecodeEmbeddingsRequest(x.ctx, body)
-	if x.ctx.Err() != nil {
-		// Counting the inputs stopped: the client left (journaled as 499),
-		// or the session was deleted (superseded, not journaled).
-		return response{err: clientGone()}
-	}
 	if err != nil {
 		return response{err: err}
 	}

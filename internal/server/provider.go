@@ -15,8 +15,8 @@ import (
 )
 
 // statusClientClosed is what the journal records for a request whose client
-// went away before the answer was delivered (nginx's 499).
-const statusClientClosed = 499
+// went away before the answer was delivered.
+const statusClientClosed = openai.StatusClientClosed
 
 // response is what a provider handler answers; deliver writes it. Handlers
 // never write to the ResponseWriter themselves.
