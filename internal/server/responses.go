@@ -125,18 +125,7 @@ func (h *handler) responseAnswer(x *exchange, req *openai.ResponsesRequest, norm
 	if a.Refusal != "" {
 		x.entry.ReplyText = a.Refusal
 	}
-	completion := completionTokens(x.ctx, req.Model, a.Text, a.Refusal, reply.ToolCalls)
-	if reply.Usage != nil {
-		a.Usage = openai.NewUsage(reply.Usage.PromptTokens, reply.Usage.CompletionTokens)
-		return a
-	}
-	// As usage counts a prompt, over segments that may resume a summary.
-	prompt := tokensPerReply
-	for _, s := range segments {
-		prompt += s.Tokens
-	}
-	a.Usage = openai.NewUsage(prompt, completion)
-	a.Usage.PromptTokensDetails.CachedTokens = x.rt.CachedTokens(norm.Model, norm.PromptCacheKey, segments)
+	a.Usage = usageOf(x.rt, norm, reply, segments, completionTokens(x.ctx, req.Model, a.Text, a.Refusal, reply.ToolCalls))
 	return a
 }
 

@@ -34,6 +34,15 @@ func usage(ctx context.Context, rt *runtime.Runtime, req *scenario.Request, repl
 	if err != nil {
 		return openai.Usage{}
 	}
+	return usageOf(rt, req, reply, segments, completion)
+}
+
+// usageOf is usage for a prompt already cut into segments, which may
+// resume a summary of turns no longer at hand (see continued).
+func usageOf(rt *runtime.Runtime, req *scenario.Request, reply *scenario.Reply, segments []runtime.PromptSegment, completion int) openai.Usage {
+	if reply.Usage != nil {
+		return openai.NewUsage(reply.Usage.PromptTokens, reply.Usage.CompletionTokens)
+	}
 	prompt := tokensPerReply
 	for _, s := range segments {
 		prompt += s.Tokens
