@@ -23,6 +23,11 @@ type Reply struct {
 	JSON json.RawMessage
 	// Refusal is a refusal message instead of an answer.
 	Refusal string
+	// Thinking is the model's reasoning before its answer. Codecs that
+	// show reasoning render it: Anthropic as a thinking block with a
+	// signature. Chat Completions and Responses show none of it, and
+	// count it as reasoning tokens.
+	Thinking string
 	// Error answers with an HTTP error instead.
 	Error *Error
 	// Vectors answer an embeddings request: vector i embeds input i; inputs
@@ -31,9 +36,11 @@ type Reply struct {
 	// Func computes the reply from the request. It works in-process only.
 	Func func(*Request) Reply
 
-	// FinishReason overrides the finish reason ("stop", "tool_calls",
-	// "length", "content_filter").
-	FinishReason string
+	// FinishReason overrides why the model stopped: a FinishKind ("stop",
+	// "tool_calls", "length", "content_filter", "refusal"), or Anthropic's
+	// word for one ("end_turn", "tool_use", "max_tokens"), which means the
+	// same on every provider.
+	FinishReason FinishKind
 	// Usage overrides the token counts.
 	Usage *Usage
 	// Model overrides the model named in the answer.
@@ -53,11 +60,18 @@ const MaxUsageTokens = 1_000_000_000
 
 // Error is a scripted HTTP error.
 type Error struct {
-	// Status is the HTTP status, such as 429 or 500: 400 to 599.
-	Status int `json:"status"`
+	// Kind is what went wrong, in words every codec maps to its own; empty
+	// means the kind Status stands for (see KindOfStatus).
+	Kind ErrorKind `json:"kind,omitempty"`
+	// Status is the HTTP status, such as 429 or 500: 400 to 599. With a
+	// Kind it may be 0, and each codec then answers with its own status
+	// for the kind: overloaded is 503 for OpenAI and 529 for Anthropic.
+	Status int `json:"status,omitempty"`
 	// Code is the error code, such as "rate_limit_exceeded".
 	Code string `json:"code,omitempty"`
-	// Type is the error type; empty derives it from the status.
+	// Type is the provider's error type, such as OpenAI's "tokens"; empty
+	// derives it from the kind. A codec uses it only when it is one of its
+	// own types, so a type scripted for one provider never reaches another.
 	Type string `json:"type,omitempty"`
 	// Param names the offending parameter, if any.
 	Param string `json:"param,omitempty"`
@@ -198,17 +212,18 @@ func (r *Reply) Validate() error {
 		}
 	}
 	if e := r.Error; e != nil {
-		if e.Status < 400 || e.Status > 599 {
+		if e.Kind != "" && !e.Kind.Valid() {
+			return fmt.Errorf("error.kind: %q is not one of invalid_request, authentication, permission, not_found, conflict, request_too_large, rate_limit, overloaded, server, timeout", e.Kind)
+		}
+		if (e.Status != 0 || e.Kind == "") && (e.Status < 400 || e.Status > 599) {
 			return errors.New("error.status: must be an HTTP error status (400-599)")
 		}
 		if err := validateHeaders(e.Headers); err != nil {
 			return err
 		}
 	}
-	switch r.FinishReason {
-	case "", "stop", "tool_calls", "length", "content_filter":
-	default:
-		return fmt.Errorf("finish_reason: %q is not one of stop, tool_calls, length, content_filter", r.FinishReason)
+	if _, ok := NormalizeFinish(r.FinishReason); !ok {
+		return fmt.Errorf("finish_reason: %q is not one of stop, tool_calls, length, content_filter, refusal (or end_turn, tool_use, max_tokens)", r.FinishReason)
 	}
 	return nil
 }
@@ -219,6 +234,7 @@ type replyJSON struct {
 	ToolCalls    []ToolCall      `json:"tool_calls,omitempty"`
 	JSON         json.RawMessage `json:"json,omitempty"`
 	Refusal      string          `json:"refusal,omitempty"`
+	Thinking     string          `json:"thinking,omitempty"`
 	Error        *Error          `json:"error,omitempty"`
 	Vectors      [][]float32     `json:"vectors,omitempty"`
 	FinishReason string          `json:"finish_reason,omitempty"`
@@ -233,7 +249,7 @@ func (r Reply) MarshalJSON() ([]byte, error) {
 	if r.Func != nil {
 		return nil, ErrInProcessOnly
 	}
-	return json.Marshal(replyJSON{Text: r.Text, ToolCalls: r.ToolCalls, JSON: r.JSON, Refusal: r.Refusal,
+	return json.Marshal(replyJSON{Text: r.Text, ToolCalls: r.ToolCalls, JSON: r.JSON, Refusal: r.Refusal, Thinking: r.Thinking,
 		Error: r.Error, Vectors: r.Vectors, FinishReason: r.FinishReason, Usage: r.Usage, Model: r.Model, DelayMS: r.Delay.Milliseconds()})
 }
 
@@ -244,7 +260,7 @@ func (r *Reply) UnmarshalJSON(data []byte) error {
 	if err := decodeStrict(data, &w); err != nil {
 		return err
 	}
-	*r = Reply{Text: w.Text, ToolCalls: w.ToolCalls, JSON: w.JSON, Refusal: w.Refusal, Error: w.Error, Vectors: w.Vectors,
+	*r = Reply{Text: w.Text, ToolCalls: w.ToolCalls, JSON: w.JSON, Refusal: w.Refusal, Thinking: w.Thinking, Error: w.Error, Vectors: w.Vectors,
 		FinishReason: w.FinishReason, Usage: w.Usage, Model: w.Model, Delay: delayOf(w.DelayMS)}
 	return nil
 }

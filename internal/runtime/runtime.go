@@ -207,17 +207,18 @@ func (rt *Runtime) Authorize(authorization string) *openai.Error {
 	return nil
 }
 
-// Models returns the IDs of the models the runtime serves.
-func (rt *Runtime) Models() []string {
+// Models returns the IDs of the models the runtime serves: those its
+// settings name, or else catalog, the models of the provider asked.
+func (rt *Runtime) Models(catalog []string) []string {
 	if models := rt.Settings().Models; len(models) > 0 {
 		return models
 	}
-	return openai.CatalogIDs()
+	return catalog
 }
 
-// Serves reports whether model is one the runtime serves.
-func (rt *Runtime) Serves(model string) bool {
-	return slices.Contains(rt.Models(), model)
+// Serves reports whether model is one the runtime serves (see Models).
+func (rt *Runtime) Serves(model string, catalog []string) bool {
+	return slices.Contains(rt.Models(catalog), model)
 }
 
 // Record adds e to the journal, unless the runtime is retired: a deleted

@@ -96,7 +96,7 @@ func clientGone() *openai.Error {
 // send when there is no reply to render.
 func (x *exchange) answer(norm *scenario.Request) (*runtime.Reservation, scenario.Reply, *response) {
 	x.recordRequest(norm)
-	if !x.rt.Serves(norm.Model) {
+	if !x.rt.Serves(norm.Model, openai.CatalogIDs()) {
 		return nil, scenario.Reply{}, &response{err: modelNotFound(x.rt, norm.Model)}
 	}
 	if info, ok := openai.LookupModel(norm.Model); ok && info.Kind != openai.KindChat && info.Kind != openai.KindReasoning {

@@ -27,7 +27,7 @@ func (h *handler) embeddings(x *exchange) response {
 		norm.Messages[i] = scenario.Message{Role: "user", Content: in}
 	}
 	x.entry.Model, x.entry.UserText = req.Model, norm.LastUserText()
-	if !x.rt.Serves(req.Model) {
+	if !x.rt.Serves(req.Model, openai.CatalogIDs()) {
 		return response{err: modelNotFound(x.rt, req.Model)}
 	}
 	vectors := req.Vectors()

@@ -168,12 +168,12 @@ func (h *handler) route(x *exchange) response {
 }
 
 func (h *handler) models(x *exchange) response {
-	return response{json: openai.Models(x.rt.Models())}
+	return response{json: openai.Models(x.rt.Models(openai.CatalogIDs()))}
 }
 
 func (h *handler) model(x *exchange, id string) response {
 	x.entry.Model = id
-	if !x.rt.Serves(id) {
+	if !x.rt.Serves(id, openai.CatalogIDs()) {
 		return response{err: modelNotFound(x.rt, id)}
 	}
 	return response{json: openai.Models([]string{id}).Data[0]}
@@ -181,7 +181,7 @@ func (h *handler) model(x *exchange, id string) response {
 
 // modelNotFound refuses a model rt does not serve, naming those it does.
 func modelNotFound(rt *runtime.Runtime, model string) *openai.Error {
-	return openai.ModelNotFound(model, rt.Models(), len(rt.Settings().Models) > 0)
+	return openai.ModelNotFound(model, rt.Models(openai.CatalogIDs()), len(rt.Settings().Models) > 0)
 }
 
 // withSessionHint explains a wrong key at the default runtime. Its key is

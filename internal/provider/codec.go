@@ -1,0 +1,61 @@
+// Package provider is the seam between the provider-neutral core and the
+// codecs that speak each provider's wire format. A codec registers its
+// routes, authenticates its requests, decodes and validates their bodies
+// into scenario.Request, and renders answers (JSON and event streams) and
+// errors in its provider's shapes; the HTTP core (internal/httpx) and the
+// answer layer (internal/answer) do everything else, once, for every
+// provider.
+package provider
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/llmtestserver/llmtestserver/internal/apierr"
+)
+
+// Codec is one provider's wire format.
+type Codec interface {
+	// Name is the provider's name, as the journal records it: "openai",
+	// "anthropic".
+	Name() string
+	// Routes are the routes the codec serves.
+	Routes() []Route
+	// Claims reports whether a request to a route that several codecs
+	// serve (GET /v1/models) speaks this codec, as its headers tell.
+	Claims(r *http.Request) bool
+	// APIKey returns the provider key the request presents, and whether
+	// it presents one at all.
+	APIKey(h http.Header) (key string, present bool)
+	// AuthError is the error for a request that presents no key (missing)
+	// or a wrong one (key).
+	AuthError(missing bool, key string) *apierr.Error
+	// RenderError returns the status and the JSON body of e in the
+	// provider's envelope.
+	RenderError(e *apierr.Error) (status int, body any)
+	// ErrorEvents is e as the provider sends a failure inside a stream
+	// that has already begun.
+	ErrorEvents(e *apierr.Error) EventStream
+	// SetHeaders sets the headers the provider sends with every response:
+	// its request ID, made from the runtime's serial number, and how long
+	// the request took.
+	SetHeaders(h http.Header, serial uint64, elapsed time.Duration)
+	// Catalog lists the models the codec serves when a session names
+	// none.
+	Catalog() []string
+	// BasePath is the path under the server's root that the provider's
+	// SDK takes as its base URL ("/v1" for OpenAI, "" for Anthropic, whose
+	// SDK appends /v1 itself).
+	BasePath() string
+}
+
+// Route is one route of a codec.
+type Route struct {
+	// Method is the HTTP method the route takes.
+	Method string
+	// Path is the route's path; one that ends in "/" matches every longer
+	// path under it.
+	Path string
+	// Serve answers the request.
+	Serve func(x *Exchange) Response
+}

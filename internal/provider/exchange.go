@@ -1,0 +1,59 @@
+package provider
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/llmtestserver/llmtestserver/internal/apierr"
+	"github.com/llmtestserver/llmtestserver/internal/runtime"
+	"github.com/llmtestserver/llmtestserver/journal"
+)
+
+// Exchange is one provider request in progress.
+type Exchange struct {
+	// Ctx is cancelled when the client leaves, and with
+	// runtime.ErrSuperseded when the session is deleted.
+	Ctx context.Context
+	// Runtime is the session's runtime.
+	Runtime *runtime.Runtime
+	// Request is the HTTP request.
+	Request *http.Request
+	// Codec is the codec serving the request.
+	Codec Codec
+	// Entry is the journal entry, filled in as the request is understood.
+	Entry journal.Entry
+	// Earlier counts the turns of a continued chain that the request no
+	// longer carries (see runtime.ReserveAfter).
+	Earlier runtime.Earlier
+	// ReadBody reads the request's JSON body within the server's limit.
+	ReadBody func() ([]byte, *apierr.Error)
+}
+
+// Response is what a route answers; the HTTP core writes it. Routes never
+// write to the ResponseWriter themselves.
+type Response struct {
+	// Err is an error answer; otherwise JSON or SSE is the answer.
+	Err *apierr.Error
+	// JSON is a JSON body (it may be a StreamingJSON).
+	JSON any
+	// SSE is an event stream, paced like Pacing.
+	SSE    EventStream
+	Pacing runtime.StreamSettings
+	// Reservation is rolled back if the answer is not delivered.
+	Reservation *runtime.Reservation
+	// Delivered, if set, runs once the answer is written whole, such as
+	// storing a response for later retrieval.
+	Delivered func()
+}
+
+// Serves reports whether the session serves model: its allow-list has it,
+// or it has none and the codec's catalog does.
+func (x *Exchange) Serves(model string) bool {
+	return x.Runtime.Serves(model, x.Codec.Catalog())
+}
+
+// Models lists what the session serves to this codec: its allow-list, or
+// else the codec's catalog.
+func (x *Exchange) Models() []string {
+	return x.Runtime.Models(x.Codec.Catalog())
+}
