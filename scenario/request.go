@@ -11,6 +11,8 @@ const (
 	EndpointChatCompletions Endpoint = "chat.completions"
 	// EndpointResponses is OpenAI's POST /v1/responses.
 	EndpointResponses Endpoint = "responses"
+	// EndpointMessages is Anthropic's POST /v1/messages.
+	EndpointMessages Endpoint = "messages"
 	// EndpointEmbeddings is OpenAI's POST /v1/embeddings. Only scenarios
 	// that name it answer it; without one, embeddings are computed.
 	EndpointEmbeddings Endpoint = "embeddings"
