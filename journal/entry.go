@@ -15,6 +15,9 @@ type Entry struct {
 	Time time.Time
 	// Duration is how long the server took to answer it.
 	Duration time.Duration
+	// Provider is the provider whose API the request called: "openai",
+	// "anthropic".
+	Provider string
 	// Method and Path are the HTTP method and URL path of the request.
 	Method, Path string
 	// Status is the HTTP status the server answered with.
@@ -47,6 +50,28 @@ type Entry struct {
 	// SchemaErrors lists where a structured-output reply failed the
 	// request's JSON schema; empty when it conformed or none was asked for.
 	SchemaErrors []string
+	// Usage is the token accounting of the answer, in the same words for
+	// every provider; nil when the request was not answered.
+	Usage *Usage
+	// Ignored lists the request's top-level fields the server does not
+	// know and ignored (Anthropic's SDK sends new ones often).
+	Ignored []string
+}
+
+// Usage is the token accounting of an answer, in words of no provider.
+type Usage struct {
+	// Input counts every prompt token, cache reads and writes included.
+	Input int `json:"input"`
+	// CacheRead counts the prompt tokens read from the prompt cache
+	// (OpenAI's cached_tokens, Anthropic's cache_read_input_tokens).
+	CacheRead int `json:"cache_read"`
+	// CacheWrite counts the prompt tokens written to the prompt cache
+	// (Anthropic's cache_creation_input_tokens).
+	CacheWrite int `json:"cache_write"`
+	// Output counts the answer's tokens, reasoning included.
+	Output int `json:"output"`
+	// Reasoning counts the reasoning tokens among Output.
+	Reasoning int `json:"reasoning"`
 }
 
 // ToolResult is a tool result a request carried.
@@ -80,6 +105,7 @@ var (
 	resultSlotBytes = int64(unsafe.Sizeof(ToolResult{}))
 	callSlotBytes   = int64(unsafe.Sizeof(ToolCall{}))
 	stringSlotBytes = int64(unsafe.Sizeof(""))
+	usageBytes      = int64(unsafe.Sizeof(Usage{}))
 )
 
 // size is the number of bytes e keeps on the heap, as counted against the
@@ -89,7 +115,7 @@ var (
 // own copies.
 func (e *Entry) size() int64 {
 	n := entrySlotBytes
-	for _, s := range [...]string{e.Method, e.Path, e.Model, e.UserText, e.ReplyText,
+	for _, s := range [...]string{e.Provider, e.Method, e.Path, e.Model, e.UserText, e.ReplyText,
 		e.Scenario, e.ErrorCode, e.Conversation, e.PromptCacheKey} {
 		n += stringBytes(s)
 	}
@@ -101,9 +127,15 @@ func (e *Entry) size() int64 {
 	for _, c := range e.ToolCalls {
 		n += stringBytes(c.ID) + stringBytes(c.Name) + stringBytes(c.Arguments)
 	}
-	n += int64(cap(e.SchemaErrors)) * stringSlotBytes
+	n += int64(cap(e.SchemaErrors)+cap(e.Ignored)) * stringSlotBytes
 	for _, s := range e.SchemaErrors {
 		n += stringBytes(s)
+	}
+	for _, s := range e.Ignored {
+		n += stringBytes(s)
+	}
+	if e.Usage != nil {
+		n += usageBytes
 	}
 	return n
 }
@@ -123,7 +155,7 @@ func stringBytes(s string) int64 {
 // and copied, so that nothing of the request or the reply it came from stays
 // reachable through it, and every list clipped and copied likewise.
 func own(e Entry) Entry {
-	e.Method, e.Path, e.Model = name(e.Method), name(e.Path), name(e.Model)
+	e.Provider, e.Method, e.Path, e.Model = name(e.Provider), name(e.Method), name(e.Path), name(e.Model)
 	e.UserText, e.ReplyText = text(e.UserText), text(e.ReplyText)
 	e.Scenario, e.ErrorCode, e.Conversation = name(e.Scenario), name(e.ErrorCode), name(e.Conversation)
 	e.PromptCacheKey = name(e.PromptCacheKey)
@@ -134,6 +166,11 @@ func own(e Entry) Entry {
 		return ToolCall{ID: name(c.ID), Name: name(c.Name), Arguments: text(c.Arguments)}
 	})
 	e.SchemaErrors = ownList(e.SchemaErrors, text)
+	e.Ignored = ownList(e.Ignored, name)
+	if e.Usage != nil {
+		u := *e.Usage
+		e.Usage = &u
+	}
 	return e
 }
 
@@ -171,6 +208,7 @@ type entryJSON struct {
 	Seq        uint64    `json:"seq"`
 	Time       time.Time `json:"time"`
 	DurationMS float64   `json:"duration_ms"`
+	Provider   string    `json:"provider,omitempty"`
 	Method     string    `json:"method"`
 	Path       string    `json:"path"`
 	Status     int       `json:"status"`
@@ -188,6 +226,8 @@ type entryJSON struct {
 	ToolResults    []ToolResult `json:"tool_results,omitempty"`
 	ToolCalls      []ToolCall   `json:"tool_calls,omitempty"`
 	SchemaErrors   []string     `json:"schema_errors,omitempty"`
+	Usage          *Usage       `json:"usage,omitempty"`
+	Ignored        []string     `json:"ignored_fields,omitempty"`
 }
 
 // MarshalJSON encodes e with snake_case names and the duration in
@@ -195,10 +235,11 @@ type entryJSON struct {
 func (e Entry) MarshalJSON() ([]byte, error) {
 	return json.Marshal(entryJSON{
 		Seq: e.Seq, Time: e.Time, DurationMS: float64(e.Duration) / float64(time.Millisecond),
-		Method: e.Method, Path: e.Path, Status: e.Status, Model: e.Model, Stream: e.Stream,
+		Provider: e.Provider, Method: e.Method, Path: e.Path, Status: e.Status, Model: e.Model, Stream: e.Stream,
 		UserText: e.UserText, ReplyText: e.ReplyText, Scenario: e.Scenario, ErrorCode: e.ErrorCode,
 		Conversation: e.Conversation, Generation: e.Generation, Turn: e.Turn, PromptCacheKey: e.PromptCacheKey,
 		ToolResults: e.ToolResults, ToolCalls: e.ToolCalls, SchemaErrors: e.SchemaErrors,
+		Usage: e.Usage, Ignored: e.Ignored,
 	})
 }
 
@@ -211,10 +252,11 @@ func (e *Entry) UnmarshalJSON(data []byte) error {
 	}
 	*e = Entry{
 		Seq: w.Seq, Time: w.Time, Duration: time.Duration(w.DurationMS * float64(time.Millisecond)),
-		Method: w.Method, Path: w.Path, Status: w.Status, Model: w.Model, Stream: w.Stream,
+		Provider: w.Provider, Method: w.Method, Path: w.Path, Status: w.Status, Model: w.Model, Stream: w.Stream,
 		UserText: w.UserText, ReplyText: w.ReplyText, Scenario: w.Scenario, ErrorCode: w.ErrorCode,
 		Conversation: w.Conversation, Generation: w.Generation, Turn: w.Turn, PromptCacheKey: w.PromptCacheKey,
 		ToolResults: w.ToolResults, ToolCalls: w.ToolCalls, SchemaErrors: w.SchemaErrors,
+		Usage: w.Usage, Ignored: w.Ignored,
 	}
 	return nil
 }

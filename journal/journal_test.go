@@ -26,12 +26,12 @@ func TestCapacityEvictsOldest(t *testing.T) {
 }
 
 func TestByteBoundEvictsOldest(t *testing.T) {
-	j := journal.New(100, 2000)
+	j := journal.New(100, 2200)
 	for range 10 {
 		j.Record(journal.Entry{ReplyText: strings.Repeat("x", 300)})
 	}
 	if n := j.Len(); n != 3 {
-		t.Fatalf("Len() = %d, want 3 entries of ~640 bytes (a slot and the text) within 2000", n)
+		t.Fatalf("Len() = %d, want 3 entries of ~700 bytes (a slot and the text) within 2200", n)
 	}
 	if last, _ := j.Last(); last.Seq != 10 {
 		t.Errorf("last Seq = %d, want 10", last.Seq)

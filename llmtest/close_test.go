@@ -87,7 +87,7 @@ func TestCloseWithStuckClients(t *testing.T) {
 	// 9 of the 1,000 bytes declared, to the session and to session creation.
 	conns = append(conns, rawRequest(t, srv, "POST", "/v1/chat/completions", sel, 1000, `{"model":`))
 	conns = append(conns, rawRequest(t, srv, "POST", "/admin-api/sessions", bearer(srv.ManagementKey()), 1000, `{"scenari`))
-	const provider = "internal/server.(*handler).serveProvider"
+	const provider = "internal/httpx.Serve("
 	eventually(t, "every request is being served", func() bool { return handlersIn(provider) == 9 })
 
 	sess.Close()

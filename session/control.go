@@ -4,9 +4,9 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/llmtestserver/llmtestserver/internal/openai"
+	"github.com/llmtestserver/llmtestserver/internal/admin"
+	"github.com/llmtestserver/llmtestserver/internal/apierr"
 	"github.com/llmtestserver/llmtestserver/internal/runtime"
-	"github.com/llmtestserver/llmtestserver/internal/server"
 )
 
 // control adapts a Manager to the HTTP handler: it parses configuration
@@ -23,19 +23,19 @@ func (c control) Lookup(id, key string) (*runtime.Runtime, bool) {
 	return e.session.rt, true
 }
 
-func (c control) Create(body []byte) (server.Created, error) {
+func (c control) Create(body []byte) (admin.Created, error) {
 	if err := c.checkBodySize(body); err != nil {
-		return server.Created{}, err
+		return admin.Created{}, err
 	}
 	cfg, err := ParseConfig(body, c.m.cfg.Startup)
 	if err != nil {
-		return server.Created{}, c.apiError(err)
+		return admin.Created{}, c.apiError(err)
 	}
 	s, err := c.m.admit(cfg)
 	if err != nil {
-		return server.Created{}, c.apiError(err)
+		return admin.Created{}, c.apiError(err)
 	}
-	return server.Created{ID: s.id, Key: s.key, ReservationBytes: cfg.Reservation()}, nil
+	return admin.Created{ID: s.id, Key: s.key, ReservationBytes: cfg.Reservation()}, nil
 }
 
 func (c control) Delete(id, key string) error {
@@ -56,7 +56,7 @@ func (c control) Configure(id string, body []byte) error {
 	}
 	if id == "" && c.m.cfg.ManagementKey != "" && cfg.BearerToken == "" {
 		// Without a bearer token anyone could create sessions.
-		return openai.InvalidConfiguration("bearer_token",
+		return apierr.InvalidConfiguration("bearer_token",
 			"bearer_token: the default runtime guards session creation and must keep a bearer token")
 	}
 	return c.apiError(c.m.configure(id, cfg))
@@ -70,7 +70,7 @@ func (c control) AddScenarios(id string, body []byte) error {
 	if err := c.checkBodySize(body); err != nil {
 		return err
 	}
-	scenarios, derr := server.DecodeScenarioList(body)
+	scenarios, derr := admin.DecodeScenarioList(body)
 	if derr != nil {
 		return derr
 	}
@@ -83,7 +83,7 @@ func (c control) AddScenarios(id string, body []byte) error {
 // Config.Size), the same way on every path.
 func (c control) checkBodySize(body []byte) error {
 	if limit := c.m.cfg.Bounds.MaxConfigBytes; compactLen(body) > 2*limit {
-		return openai.ConfigurationTooLarge(limit)
+		return apierr.ConfigurationTooLarge(limit)
 	}
 	return nil
 }
@@ -95,15 +95,15 @@ func (c control) apiError(err error) error {
 	case err == nil:
 		return nil
 	case errors.As(err, &cfgErr):
-		return openai.InvalidConfiguration(cfgErr.Field, cfgErr.describe())
+		return apierr.InvalidConfiguration(cfgErr.Field, cfgErr.describe())
 	case errors.Is(err, ErrClosed):
-		return openai.ShuttingDown()
+		return apierr.ShuttingDown()
 	case errors.Is(err, ErrNotFound):
-		return openai.SessionNotFound()
+		return apierr.SessionNotFound()
 	case errors.Is(err, ErrCapacityExceeded):
-		return openai.SessionCapacityExceeded(detail(err, ErrCapacityExceeded))
+		return apierr.SessionCapacityExceeded(detail(err, ErrCapacityExceeded))
 	case errors.Is(err, ErrConfigTooLarge):
-		return openai.ConfigurationTooLarge(c.m.cfg.Bounds.MaxConfigBytes)
+		return apierr.ConfigurationTooLarge(c.m.cfg.Bounds.MaxConfigBytes)
 	default:
 		return err
 	}

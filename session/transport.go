@@ -3,16 +3,16 @@ package session
 import (
 	"net/http"
 
-	"github.com/llmtestserver/llmtestserver/internal/server"
+	"github.com/llmtestserver/llmtestserver/internal/httpx"
 )
 
 // Header names that select and authorize a session on every request.
 const (
-	HeaderSession    = server.HeaderSession
-	HeaderSessionKey = server.HeaderSessionKey
+	HeaderSession    = httpx.HeaderSession
+	HeaderSessionKey = httpx.HeaderSessionKey
 	// HeaderConversation declares the conversation a request belongs to;
 	// per-conversation clients (Session.Conversation) send it.
-	HeaderConversation = server.HeaderConversation
+	HeaderConversation = httpx.HeaderConversation
 )
 
 // transport adds a session's headers to every request and passes it on to

@@ -110,7 +110,7 @@ func checkRefusal(t *testing.T, gotRequest bool, err *Error) {
 	if err.Status < 400 || err.Status > 499 || err.Type == "" || err.Message == "" {
 		t.Fatalf("error %+v: want a 4xx with a type and a message", err)
 	}
-	if _, merr := json.Marshal(err); merr != nil {
+	if _, merr := json.Marshal(Envelope(err)); merr != nil {
 		t.Fatalf("error does not encode: %v", merr)
 	}
 }

@@ -51,7 +51,7 @@ func (s *SSE) add(data []byte) {
 // exact prefix go-openai looks for (openai-go fails on any top-level
 // "error" key).
 func ErrorEvent(e *Error) []byte {
-	b, _ := e.MarshalJSON() // strings and nullable strings always encode
+	b, _ := json.Marshal(Envelope(e)) // strings and nullable strings always encode
 	out := make([]byte, 0, len(b)+8)
 	out = append(out, "data: "...)
 	out = append(out, b...)

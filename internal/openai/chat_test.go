@@ -15,14 +15,14 @@ import (
 )
 
 func TestErrorEnvelope(t *testing.T) {
-	b, err := json.Marshal(MissingAPIKey())
+	b, err := json.Marshal(Envelope(MissingAPIKey()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(b), `"param":null,"code":null`) {
 		t.Errorf("envelope %s: want null param and code", b)
 	}
-	b, _ = json.Marshal(ModelNotFound("x", []string{"gpt-4o"}, true))
+	b, _ = json.Marshal(Envelope(ModelNotFound("x", []string{"gpt-4o"}, true)))
 	if !strings.HasPrefix(string(b), `{"error":{"message":"The model `+"`x`"+` does not exist`) || !strings.Contains(string(b), `"code":"model_not_found"`) {
 		t.Errorf("envelope %s", b)
 	}

@@ -39,7 +39,7 @@ func FuzzDecodeEmbeddingsRequest(f *testing.F) {
 			if (apiErr.Status != http.StatusBadRequest && apiErr.Status != http.StatusForbidden) || apiErr.Type == "" || apiErr.Message == "" {
 				t.Fatalf("malformed error %+v", apiErr)
 			}
-			if _, err := json.Marshal(apiErr); err != nil {
+			if _, err := json.Marshal(Envelope(apiErr)); err != nil {
 				t.Fatal(err)
 			}
 			return

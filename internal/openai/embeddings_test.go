@@ -42,7 +42,7 @@ func newEmbServer(t *testing.T) *embServer {
 		w.Header().Set("Content-Type", "application/json")
 		if apiErr != nil {
 			w.WriteHeader(apiErr.Status)
-			json.NewEncoder(w).Encode(apiErr)
+			json.NewEncoder(w).Encode(Envelope(apiErr))
 			return
 		}
 		json.NewEncoder(w).Encode(NewEmbeddingList(req.Vectors(), req.Model, req.EncodingFormat, req.PromptTokens()))

@@ -1,43 +1,23 @@
 package openai
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/llmtestserver/llmtestserver/internal/apierr"
+	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
-// Error is an API error in OpenAI's envelope:
-// {"error":{"message","type","param","code"}}. Empty Param and Code encode as
-// null, as the real API sends them. See
+// Error is an API error: the neutral apierr.Error, whose Type this package
+// sets to OpenAI's words. Envelope renders it in OpenAI's envelope,
+// {"error":{"message","type","param","code"}}, where an empty param and
+// code encode as null, as the real API sends them. See
 // https://platform.openai.com/docs/guides/error-codes for the catalogue the
 // constructors below imitate.
-type Error struct {
-	Status  int
-	Type    string
-	Code    string
-	Param   string
-	Message string
-	// Header holds extra response headers, such as Retry-After.
-	Header http.Header
-}
+type Error = apierr.Error
 
-// Error implements error.
-func (e *Error) Error() string {
-	if e.Code != "" {
-		return fmt.Sprintf("%d %s: %s", e.Status, e.Code, e.Message)
-	}
-	return fmt.Sprintf("%d %s: %s", e.Status, e.Type, e.Message)
-}
-
-// JournalCode is what the journal records for e: its code, else its type.
-func (e *Error) JournalCode() string {
-	if e.Code != "" {
-		return e.Code
-	}
-	return e.Type
-}
-
+// errorBody is the inside of OpenAI's error envelope.
 type errorBody struct {
 	Message string  `json:"message"`
 	Type    string  `json:"type"`
@@ -45,11 +25,58 @@ type errorBody struct {
 	Code    *string `json:"code"`
 }
 
-// MarshalJSON writes the envelope.
-func (e *Error) MarshalJSON() ([]byte, error) {
-	return json.Marshal(struct {
-		Error errorBody `json:"error"`
-	}{errorBody{Message: e.Message, Type: e.Type, Param: nullable(e.Param), Code: nullable(e.Code)}})
+// envelope is OpenAI's error envelope.
+type envelope struct {
+	Error errorBody `json:"error"`
+}
+
+// Resolve returns e in OpenAI's words: a status for its kind when it has
+// none, the type the real API gives that status (unless e carries its
+// own), and the real API's message for it when e has none.
+func Resolve(e *Error) *Error {
+	out := *e
+	if out.Status == 0 {
+		out.Status = statusOf(e.Kind)
+	}
+	typ, text := typeAndText(out.Status, out.Code)
+	if out.Type == "" {
+		out.Type = typ
+	}
+	if out.Message == "" {
+		out.Message = text
+	}
+	return &out
+}
+
+// Envelope returns e, resolved, in OpenAI's error envelope.
+func Envelope(e *Error) any {
+	e = Resolve(e)
+	return envelope{errorBody{Message: e.Message, Type: e.Type, Param: nullable(e.Param), Code: nullable(e.Code)}}
+}
+
+// statusOf is OpenAI's status for an error kind a script gave no status.
+func statusOf(k scenario.ErrorKind) int {
+	switch k {
+	case scenario.ErrorAuthentication:
+		return http.StatusUnauthorized
+	case scenario.ErrorPermission:
+		return http.StatusForbidden
+	case scenario.ErrorNotFound:
+		return http.StatusNotFound
+	case scenario.ErrorConflict:
+		return http.StatusConflict
+	case scenario.ErrorTooLarge:
+		return http.StatusRequestEntityTooLarge
+	case scenario.ErrorRateLimit:
+		return http.StatusTooManyRequests
+	case scenario.ErrorOverloaded:
+		return http.StatusServiceUnavailable
+	case scenario.ErrorServer:
+		return http.StatusInternalServerError
+	case scenario.ErrorTimeout:
+		return http.StatusGatewayTimeout
+	}
+	return http.StatusBadRequest
 }
 
 func nullable(s string) *string {
@@ -107,18 +134,6 @@ func InvalidJSON() *Error {
 		"We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON.)")
 }
 
-// UnsupportedContentType answers a body that is not declared as JSON.
-func UnsupportedContentType(contentType string) *Error {
-	return invalidRequest(http.StatusUnsupportedMediaType, "unsupported_content_type", "",
-		"Unsupported Content-Type %q: send the request body as application/json.", contentType)
-}
-
-// BodyTooLarge answers a body over the server's request size limit.
-func BodyTooLarge(limit int64) *Error {
-	return invalidRequest(http.StatusRequestEntityTooLarge, "request_too_large", "",
-		"The request body exceeds the limit of %d bytes.", limit)
-}
-
 // InvalidType answers a field of the wrong JSON type.
 func InvalidType(param, want, got string) *Error {
 	return invalidRequest(http.StatusBadRequest, "invalid_type", param,
@@ -131,78 +146,17 @@ func MissingParameter(param string) *Error {
 		"Missing required parameter: '%s'.", param)
 }
 
-// RouteNotFound answers a URL the API does not have.
-func RouteNotFound(method, path, hint string) *Error {
-	return invalidRequest(http.StatusNotFound, "", "", "Invalid URL (%s %s)%s", method, path, hint)
-}
-
-// MethodNotAllowed answers a known URL called with the wrong method; allow
-// lists the methods it takes.
-func MethodNotAllowed(method, path, allow string) *Error {
-	e := invalidRequest(http.StatusMethodNotAllowed, "method_not_allowed", "",
-		"Invalid method for URL (%s %s): use %s.", method, path, allow)
-	e.Header = http.Header{"Allow": {allow}}
-	return e
-}
-
-// NoScenario answers a request that no scripted scenario answers. Its status
-// is 400 because the SDKs retry 408, 409, 429 and 5xx, and a retry would meet
-// the same empty script.
-func NoScenario(message string) *Error {
-	return invalidRequest(http.StatusBadRequest, "llm_test_server_no_scenario", "", "%s", message)
-}
-
-// SessionNotFound answers a request whose session headers select no session.
-// It never says which header was wrong, so it reveals nothing about which
-// sessions exist.
-func SessionNotFound() *Error {
-	return invalidRequest(http.StatusNotFound, "session_not_found", "",
-		"No session matches the X-Llm-Test-Server-Session and X-Llm-Test-Server-Session-Key headers. Send both, once each, with the values returned when the session was created.")
-}
-
-// SessionSelectorNotAllowed answers session creation sent with session headers.
-func SessionSelectorNotAllowed() *Error {
-	return invalidRequest(http.StatusBadRequest, "session_selector_not_allowed", "",
-		"Sessions are created through the root management client: send POST /admin-api/sessions without X-Llm-Test-Server-Session headers.")
-}
-
-// SessionCapacityExceeded answers a session creation or configuration that
-// does not fit the server's admission budget.
-func SessionCapacityExceeded(message string) *Error {
-	return invalidRequest(http.StatusConflict, "session_capacity_exceeded", "", "%s", message)
-}
-
-// RequestSuperseded answers a request whose session was deleted while it was
-// in flight.
-func RequestSuperseded() *Error {
-	return invalidRequest(http.StatusConflict, "llm_test_server_request_superseded", "",
-		"The session was deleted while this request was in flight; nothing was recorded.")
-}
-
-// InvalidConfiguration answers a configuration that cannot be applied; param
-// names the offending field.
-func InvalidConfiguration(param, message string) *Error {
-	return invalidRequest(http.StatusBadRequest, "invalid_configuration", param, "Invalid configuration: %s", message)
-}
-
-// ConfigurationTooLarge answers a configuration over the per-session size
-// limit.
-func ConfigurationTooLarge(limit int64) *Error {
-	return invalidRequest(http.StatusBadRequest, "configuration_too_large", "",
-		"The configuration exceeds the limit of %d bytes.", limit)
-}
-
-// ShuttingDown answers a session creation while the server shuts down.
-func ShuttingDown() *Error {
-	return &Error{Status: http.StatusServiceUnavailable, Type: typeServer, Code: "server_shutting_down",
-		Message: "The server is shutting down and admits no new sessions."}
-}
-
 // StatusError builds an error of any status, as a scenario scripts it: the
 // type and, when message is empty, the message follow the real API's for
 // that status.
 func StatusError(status int, code, param, message string) *Error {
-	typ, text := typeInvalidRequest, http.StatusText(status)
+	return Resolve(&Error{Status: status, Code: code, Param: param, Message: message})
+}
+
+// typeAndText are the real API's type and message for an error of status
+// with code.
+func typeAndText(status int, code string) (typ, text string) {
+	typ, text = typeInvalidRequest, http.StatusText(status)
 	switch {
 	case status == http.StatusTooManyRequests:
 		typ, text = "requests", "Rate limit reached for requests. Please try again later."
@@ -214,10 +168,7 @@ func StatusError(status int, code, param, message string) *Error {
 	case status >= 500:
 		typ, text = typeServer, "The server had an error while processing your request. Sorry about that!"
 	}
-	if message == "" {
-		message = text
-	}
-	return &Error{Status: status, Type: typ, Code: code, Param: param, Message: message}
+	return typ, text
 }
 
 // ServerError answers a fault of the server itself.
@@ -247,12 +198,9 @@ func NotAChatModel(path string) *Error {
 }
 
 // StatusClientClosed is what the journal records for a request whose client
-// went away before its answer was delivered (nginx's 499).
-const StatusClientClosed = 499
+// went away before its answer was delivered.
+const StatusClientClosed = apierr.StatusClientClosed
 
 // ClientClosed is the journal's record of a request that ended before its
-// answer was delivered, because its client left or its session was
-// deleted; message says when. The client never reads it.
-func ClientClosed(message string) *Error {
-	return &Error{Status: StatusClientClosed, Type: "client_closed_request", Message: message}
-}
+// answer was delivered; message says when. The client never reads it.
+func ClientClosed(message string) *Error { return apierr.ClientClosed(message) }

@@ -603,7 +603,7 @@ func TestResponsesInputItemsPaging(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		if err != nil {
 			w.WriteHeader(err.Status)
-			json.NewEncoder(w).Encode(err)
+			json.NewEncoder(w).Encode(Envelope(err))
 			return
 		}
 		json.NewEncoder(w).Encode(NewItemList(page, more))

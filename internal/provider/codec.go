@@ -30,12 +30,14 @@ type Codec interface {
 	// AuthError is the error for a request that presents no key (missing)
 	// or a wrong one (key).
 	AuthError(missing bool, key string) *apierr.Error
+	// Resolve returns e in the provider's words: its status for e's kind
+	// when e has none, its error type, and its message for the status when
+	// e has none. The journal records the code or type of the result.
+	Resolve(e *apierr.Error) *apierr.Error
 	// RenderError returns the status and the JSON body of e in the
-	// provider's envelope.
-	RenderError(e *apierr.Error) (status int, body any)
-	// ErrorEvents is e as the provider sends a failure inside a stream
-	// that has already begun.
-	ErrorEvents(e *apierr.Error) EventStream
+	// provider's envelope; serial is the runtime's number of the request,
+	// for envelopes that carry a request ID (0 before a runtime is known).
+	RenderError(e *apierr.Error, serial uint64) (status int, body any)
 	// SetHeaders sets the headers the provider sends with every response:
 	// its request ID, made from the runtime's serial number, and how long
 	// the request took.
@@ -43,6 +45,9 @@ type Codec interface {
 	// Catalog lists the models the codec serves when a session names
 	// none.
 	Catalog() []string
+	// ModelNotFound refuses a model the session does not serve, naming
+	// those it does (served), which are its allow-list when allowList.
+	ModelNotFound(model string, served []string, allowList bool) *apierr.Error
 	// BasePath is the path under the server's root that the provider's
 	// SDK takes as its base URL ("/v1" for OpenAI, "" for Anthropic, whose
 	// SDK appends /v1 itself).

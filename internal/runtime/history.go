@@ -1,104 +1,79 @@
 package runtime
 
-import (
-	"github.com/llmtestserver/llmtestserver/internal/openai"
-)
-
-// storedOverhead is what one stored response costs beyond its items, answer
-// and summary: the StoredResponse, its map entry and its place in the
-// storing order.
-const storedOverhead = 512
-
-// StoredResponse is one response of the Responses API kept for
-// previous_response_id chains and the retrieval routes. It holds what
-// retrieval and continuation need and nothing of the request it answered:
-// no pointer to the response it continued either, so that an evicted
-// response is unreachable.
-type StoredResponse struct {
-	// ID is the response's ID, "resp_...".
-	ID string
-	// Previous is the previous_response_id it continued, if any.
-	Previous string
-	// Conversation is the conversation identity it belongs to; responses
-	// that continue it inherit it.
-	Conversation string
-	// Model is the model its request named, whose tokenizer cuts the
-	// replayed stream.
-	Model string
-	// Input are the input items of its request, copied.
-	Input []openai.Item
-	// Answer is the answer, detached from its request (see
-	// openai.ResponseAnswer.Detach): it renders the object GET returns and
-	// the event stream GET with stream=true replays.
-	Answer *openai.ResponseAnswer
-	// TokensPerChunk is the stream setting the answer was streamed with.
-	TokensPerChunk int
-	// Before summarizes the turns before Input, for continuing the chain
-	// once the responses that held them are gone.
-	Before Summary
-
-	size int64 // Size, computed once when stored
+// Stored is a record a codec keeps in its runtime's history, such as a
+// Responses API response kept for previous_response_id chains. The runtime
+// bounds and evicts records without knowing what they hold.
+type Stored interface {
+	// StoredID is the record's ID.
+	StoredID() string
+	// PreviousID is the ID of the record it continues, or "".
+	PreviousID() string
+	// Size is an upper bound of the bytes the record keeps; the history's
+	// max bytes bound the sum of these.
+	Size() int64
 }
 
-// Output returns the output items of the response.
-func (r *StoredResponse) Output() []openai.Item { return r.Answer.OutputItems() }
-
-// Size is an upper bound of the bytes r keeps: its input items, its answer
-// with the settings it echoes, its summary and a fixed overhead. The
-// history's max bytes bound the sum of these.
-func (r *StoredResponse) Size() int64 {
-	return storedOverhead + int64(len(r.ID)+len(r.Previous)+len(r.Model)+len(r.Conversation)) +
-		openai.ItemsSize(r.Input) + r.Answer.Size() + r.Before.size()
+// kept is one record of the history, with its size computed once.
+type kept struct {
+	r    Stored
+	size int64
 }
 
-// history keeps the last stored responses of a runtime within the
-// capacity and max bytes of the settings, oldest first. The runtime's mu
-// guards it.
+// history keeps the last stored records of a runtime within the capacity
+// and max bytes of the settings, oldest first. The runtime's mu guards it.
 type history struct {
-	byID  map[string]*StoredResponse
+	byID  map[string]kept
 	order []string // IDs in storing order; deleted ones are skipped
-	bytes int64    // sum of the sizes of byID's responses
+	bytes int64    // sum of the sizes of byID's records
 }
 
-// StoreResponse keeps r and evicts the oldest responses until the history's
-// capacity and max bytes hold again. A response larger than max bytes by
-// itself is not kept, and evicts nothing: the request it answered has
-// succeeded, but it cannot be retrieved or continued, as with store:false.
-// A retired runtime keeps nothing. It reports whether r is kept.
-func (rt *Runtime) StoreResponse(r *StoredResponse) bool {
-	r.size = r.Size()
+// Store keeps r and evicts the oldest records until the history's capacity
+// and max bytes hold again. A record larger than max bytes by itself is not
+// kept, and evicts nothing: the request it answered has succeeded, but it
+// cannot be retrieved or continued, as with store:false. A retired runtime
+// keeps nothing. It reports whether r is kept.
+func (rt *Runtime) Store(r Stored) bool {
+	k := kept{r: r, size: r.Size()}
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	s := rt.settings
-	if rt.retired || s.HistoryCapacity <= 0 || r.size > s.HistoryMaxBytes {
+	if rt.retired || s.HistoryCapacity <= 0 || k.size > s.HistoryMaxBytes {
 		return false
 	}
 	if rt.history.byID == nil {
-		rt.history.byID = make(map[string]*StoredResponse)
+		rt.history.byID = make(map[string]kept)
 	}
-	rt.history.byID[r.ID] = r
-	rt.history.bytes += r.size
-	rt.history.order = append(rt.history.order, r.ID)
+	id := r.StoredID()
+	if old, ok := rt.history.byID[id]; ok {
+		rt.history.bytes -= old.size
+	}
+	rt.history.byID[id] = k
+	rt.history.bytes += k.size
+	rt.history.order = append(rt.history.order, id)
 	rt.trimHistory(s.HistoryCapacity)
 	return true
 }
 
-// trimHistory evicts the oldest responses until at most capacity are kept
+// trimHistory evicts the oldest records until at most capacity are kept
 // and they keep at most the settings' max bytes. The caller holds mu.
 func (rt *Runtime) trimHistory(capacity int) {
 	h := &rt.history
 	maxBytes := rt.settings.HistoryMaxBytes
 	drop := 0
 	for (len(h.byID) > capacity || h.bytes > maxBytes) && drop < len(h.order) {
-		if r := h.byID[h.order[drop]]; r != nil {
-			delete(h.byID, r.ID)
-			h.bytes -= r.size
+		id := h.order[drop]
+		if k, ok := h.byID[id]; ok {
+			delete(h.byID, id)
+			h.bytes -= k.size
 		}
 		drop++
 	}
-	// Skip the IDs of deleted responses at the front as well, so order
+	// Skip the IDs of deleted records at the front as well, so order
 	// never grows past what byID holds by more than the deletions since.
-	for drop < len(h.order) && h.byID[h.order[drop]] == nil {
+	for drop < len(h.order) {
+		if _, ok := h.byID[h.order[drop]]; ok {
+			break
+		}
 		drop++
 	}
 	if drop > 0 {
@@ -108,58 +83,55 @@ func (rt *Runtime) trimHistory(capacity int) {
 	}
 }
 
-// Response returns the stored response id, if it is kept.
-func (rt *Runtime) Response(id string) (*StoredResponse, bool) {
+// Lookup returns the stored record id, if it is kept.
+func (rt *Runtime) Lookup(id string) (Stored, bool) {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
-	r, ok := rt.history.byID[id]
-	return r, ok
+	k, ok := rt.history.byID[id]
+	return k.r, ok
 }
 
-// DeleteResponse forgets the stored response id and reports whether it was
-// kept.
-func (rt *Runtime) DeleteResponse(id string) bool {
+// Forget drops the stored record id and reports whether it was kept.
+func (rt *Runtime) Forget(id string) bool {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	if rt.retired {
 		return false
 	}
-	r, ok := rt.history.byID[id]
+	k, ok := rt.history.byID[id]
 	if ok {
 		delete(rt.history.byID, id)
-		rt.history.bytes -= r.size
+		rt.history.bytes -= k.size
 	}
 	return ok
 }
 
-// HistoryBytes returns the bytes the kept responses keep, as Size counts
-// them.
+// HistoryBytes returns the bytes the kept records keep, as their Size
+// counts them.
 func (rt *Runtime) HistoryBytes() int64 {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	return rt.history.bytes
 }
 
-// Chain returns the kept responses that lead to the kept response id, oldest
+// Chain returns the kept records that lead to the kept record id, oldest
 // first and id's last, and false if id is not kept. The chain goes back
-// until its root or a response no longer kept (evicted or deleted); in the
-// latter case the first response's Before summary stands for the turns
-// before it.
-func (rt *Runtime) Chain(id string) ([]*StoredResponse, bool) {
+// until its root or a record no longer kept (evicted or deleted).
+func (rt *Runtime) Chain(id string) ([]Stored, bool) {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
-	r, ok := rt.history.byID[id]
+	k, ok := rt.history.byID[id]
 	if !ok {
 		return nil, false
 	}
-	chain := []*StoredResponse{r}
-	for len(chain) <= len(rt.history.byID) {
-		prev, ok := rt.history.byID[r.Previous]
-		if r.Previous == "" || !ok {
+	chain := []Stored{k.r}
+	for r := k.r; len(chain) <= len(rt.history.byID); {
+		prev, ok := rt.history.byID[r.PreviousID()]
+		if r.PreviousID() == "" || !ok {
 			break
 		}
-		chain = append(chain, prev)
-		r = prev
+		chain = append(chain, prev.r)
+		r = prev.r
 	}
 	for i, j := 0, len(chain)-1; i < j; i, j = i+1, j-1 {
 		chain[i], chain[j] = chain[j], chain[i]

@@ -3,11 +3,9 @@ package runtime
 import (
 	"fmt"
 	goruntime "runtime"
-	"strings"
 	"testing"
 	"weak"
 
-	"github.com/llmtestserver/llmtestserver/internal/openai"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
@@ -15,12 +13,20 @@ func newHistoryRuntime(capacity int, maxBytes int64) *Runtime {
 	return New(Settings{JournalCapacity: 10, JournalMaxBytes: 1 << 20, HistoryCapacity: capacity, HistoryMaxBytes: maxBytes})
 }
 
-// stored is a response to an input of n bytes that continues previous.
-func stored(id, previous string, n int) *StoredResponse {
-	input := []openai.Item{{Type: "message", ID: "msg_" + id, Role: "user",
-		Content: []openai.ItemPart{{Type: "input_text", Text: strings.Repeat("x", n)}}}}
-	answer := (&openai.ResponseAnswer{ID: id, Model: "m", MessageID: "msg_out_" + id, Text: "ok"}).Detach()
-	return &StoredResponse{ID: id, Previous: previous, Input: input, Answer: answer}
+// record is a stored record of n payload bytes that continues previous,
+// as a codec keeps one.
+type record struct {
+	id, previous string
+	payload      []byte
+	messages     int // what a codec's summary would count
+}
+
+func (r *record) StoredID() string   { return r.id }
+func (r *record) PreviousID() string { return r.previous }
+func (r *record) Size() int64        { return 512 + int64(len(r.id)+len(r.previous)+len(r.payload)) }
+
+func stored(id, previous string, n int) *record {
+	return &record{id: id, previous: previous, payload: make([]byte, n)}
 }
 
 func keptIDs(rt *Runtime) []string {
@@ -28,7 +34,7 @@ func keptIDs(rt *Runtime) []string {
 	defer rt.mu.Unlock()
 	var ids []string
 	for _, id := range rt.history.order {
-		if rt.history.byID[id] != nil {
+		if _, ok := rt.history.byID[id]; ok {
 			ids = append(ids, id)
 		}
 	}
@@ -39,7 +45,7 @@ func TestHistoryEvictsTheOldestUntilBothBoundsHold(t *testing.T) {
 	one := stored("r9", "", 10_000).Size() // as large as each stored below
 	rt := newHistoryRuntime(100, 3*one+one/2)
 	for i := range 5 {
-		if !rt.StoreResponse(stored(fmt.Sprint("r", i), "", 10_000)) {
+		if !rt.Store(stored(fmt.Sprint("r", i), "", 10_000)) {
 			t.Fatalf("response %d of %d bytes not stored", i, one)
 		}
 	}
@@ -53,39 +59,22 @@ func TestHistoryEvictsTheOldestUntilBothBoundsHold(t *testing.T) {
 	if got, want := fmt.Sprint(keptIDs(rt)), "[r3 r4]"; got != want {
 		t.Errorf("after lowering the capacity kept %s, want %s", got, want)
 	}
-	if !rt.DeleteResponse("r4") || rt.HistoryBytes() != one {
+	if !rt.Forget("r4") || rt.HistoryBytes() != one {
 		t.Errorf("after a deletion history bytes = %d, want %d", rt.HistoryBytes(), one)
 	}
 }
 
 func TestHistoryDoesNotKeepAResponseLargerThanItsBound(t *testing.T) {
 	rt := newHistoryRuntime(10, 64<<10)
-	rt.StoreResponse(stored("small", "", 10))
-	if rt.StoreResponse(stored("big", "", 64<<10)) {
+	rt.Store(stored("small", "", 10))
+	if rt.Store(stored("big", "", 64<<10)) {
 		t.Error("a response larger than max bytes was stored")
 	}
-	if _, ok := rt.Response("big"); ok {
+	if _, ok := rt.Lookup("big"); ok {
 		t.Error("the oversized response is retrievable")
 	}
-	if _, ok := rt.Response("small"); !ok {
+	if _, ok := rt.Lookup("small"); !ok {
 		t.Error("the oversized response evicted the others")
-	}
-}
-
-func TestStoredResponseSizeCountsItsTexts(t *testing.T) {
-	small, big := stored("a", "", 0), stored("a", "", 1<<20)
-	if d := big.Size() - small.Size(); d != 1<<20 {
-		t.Errorf("a 1 MiB input adds %d bytes to the size", d)
-	}
-	r := stored("a", "", 0)
-	r.Answer = (&openai.ResponseAnswer{ID: "a", Text: strings.Repeat("y", 1<<20),
-		Request: &openai.ResponsesRequest{Instructions: strings.Repeat("z", 1<<20)}, Instructions: strings.Repeat("z", 1<<20)}).Detach()
-	if r.Size() < 3<<20 {
-		t.Errorf("an answer of 1 MiB text and 1 MiB instructions (echoed) is sized %d", r.Size())
-	}
-	r.Before.SetSystem(strings.Repeat("s", 1<<20))
-	if len(r.Before.System) != maxSummarySystem {
-		t.Errorf("summary system text is %d bytes, want it clipped to %d", len(r.Before.System), maxSummarySystem)
 	}
 }
 
@@ -95,19 +84,19 @@ func TestChainStopsAtEvictedLinksWhichBecomeUnreachable(t *testing.T) {
 	rt := newHistoryRuntime(2, 1<<30)
 	first := stored("r0", "", 1<<20)
 	gone := weak.Make(first)
-	rt.StoreResponse(first)
+	rt.Store(first)
 	first = nil
 	for i := 1; i < 4; i++ {
 		r := stored(fmt.Sprint("r", i), fmt.Sprint("r", i-1), 10)
-		r.Before = Summary{Messages: 2 * i, UserTurns: i}
-		rt.StoreResponse(r)
+		r.messages = 2 * i
+		rt.Store(r)
 	}
 	chain, ok := rt.Chain("r3")
-	if !ok || len(chain) != 2 || chain[0].ID != "r2" || chain[1].ID != "r3" {
+	if !ok || len(chain) != 2 || chain[0].StoredID() != "r2" || chain[1].StoredID() != "r3" {
 		t.Fatalf("Chain(r3) = %v %v, want [r2 r3]", chain, ok)
 	}
-	if chain[0].Before.Messages != 4 || chain[0].Before.UserTurns != 2 {
-		t.Errorf("the oldest kept link summarizes %+v, want 4 messages and 2 turns before it", chain[0].Before)
+	if chain[0].(*record).messages != 4 {
+		t.Errorf("the oldest kept link is %+v, want the record stored as r2", chain[0])
 	}
 	goruntime.GC()
 	if gone.Value() != nil {

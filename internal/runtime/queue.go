@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/llmtestserver/llmtestserver/internal/openai"
+	"github.com/llmtestserver/llmtestserver/internal/apierr"
 	"github.com/llmtestserver/llmtestserver/journal"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
@@ -109,7 +109,7 @@ func (r *Reservation) Rollback() {
 // error names the request and says why each scenario was passed over. A
 // retired runtime reserves nothing and changes nothing: the request is
 // superseded.
-func (rt *Runtime) Reserve(req *scenario.Request, declared string) (*Reservation, *openai.Error) {
+func (rt *Runtime) Reserve(req *scenario.Request, declared string) (*Reservation, *apierr.Error) {
 	return rt.ReserveAfter(req, declared, Earlier{})
 }
 

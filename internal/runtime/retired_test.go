@@ -7,7 +7,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/llmtestserver/llmtestserver/internal/openai"
 	"github.com/llmtestserver/llmtestserver/journal"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
@@ -32,7 +31,7 @@ func snapshot(rt *Runtime, ids []string) runtimeState {
 		st.Scenarios = append(st.Scenarios, fmt.Sprint(s.Scenario.Name, len(s.Scenario.Replies), s.Remaining, s.RemainingByConversation))
 	}
 	for _, id := range ids {
-		if _, ok := rt.Response(id); ok {
+		if _, ok := rt.Lookup(id); ok {
 			st.Stored++
 		}
 	}
@@ -92,7 +91,7 @@ func TestRetiredRuntimeNeverChanges(t *testing.T) {
 						res.Rollback()
 					}
 					rt.CachedTokens("m", "", segments[w][i%4])
-					rt.StoreResponse(&StoredResponse{ID: storedIDs[(w*64+i)%len(storedIDs)], Answer: &openai.ResponseAnswer{}})
+					rt.Store(stored(storedIDs[(w*64+i)%len(storedIDs)], "", 0))
 					rt.Record(journal.Entry{Path: "/v1/chat/completions", Status: 200})
 					rt.NextSerial()
 					rt.NewID("call_", 8)

@@ -6,11 +6,9 @@ import (
 	"errors"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
-	"github.com/llmtestserver/llmtestserver/internal/openai"
 	"github.com/llmtestserver/llmtestserver/journal"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
@@ -34,8 +32,9 @@ type Settings struct {
 	JournalMaxBytes int64
 	// Stream shapes streamed answers.
 	Stream StreamSettings
-	// HistoryCapacity is the most Responses API responses kept, and
-	// HistoryMaxBytes the most bytes they keep, as StoredResponse.Size
+	// HistoryCapacity is the most records the codecs store (Responses API
+	// responses) kept, and
+	// HistoryMaxBytes the most bytes they keep, as Stored.Size
 	// counts them.
 	HistoryCapacity int
 	HistoryMaxBytes int64
@@ -190,21 +189,15 @@ func (rt *Runtime) Begin(parent context.Context, onRetire func()) (ctx context.C
 	}, true
 }
 
-// Authorize checks the request's Authorization header against the configured
-// bearer token, in constant time.
-func (rt *Runtime) Authorize(authorization string) *openai.Error {
+// KeyAccepted reports whether key is the provider key the runtime
+// requires, compared in constant time; any key is accepted when it
+// requires none. How a request presents its key is its codec's business.
+func (rt *Runtime) KeyAccepted(key string) bool {
 	want := rt.Settings().BearerToken
 	if want == "" {
-		return nil
+		return true
 	}
-	token, found := strings.CutPrefix(authorization, "Bearer ")
-	if !found || token == "" {
-		return openai.MissingAPIKey()
-	}
-	if subtle.ConstantTimeCompare([]byte(token), []byte(want)) != 1 {
-		return openai.InvalidAPIKey(token)
-	}
-	return nil
+	return key != "" && subtle.ConstantTimeCompare([]byte(key), []byte(want)) == 1
 }
 
 // Models returns the IDs of the models the runtime serves: those its

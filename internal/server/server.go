@@ -4,45 +4,16 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/llmtestserver/llmtestserver/internal/admin"
+	"github.com/llmtestserver/llmtestserver/internal/apierr"
+	"github.com/llmtestserver/llmtestserver/internal/httpx"
 	"github.com/llmtestserver/llmtestserver/internal/openai"
-	"github.com/llmtestserver/llmtestserver/internal/runtime"
+	"github.com/llmtestserver/llmtestserver/internal/provider"
 )
 
-// Header names that select and authorize a session.
-const (
-	HeaderSession      = "X-Llm-Test-Server-Session"
-	HeaderSessionKey   = "X-Llm-Test-Server-Session-Key"
-	HeaderConversation = "X-Llm-Test-Server-Conversation"
-)
-
-// Created describes a newly admitted session.
-type Created struct {
-	ID               string `json:"id"`
-	Key              string `json:"key"`
-	ReservationBytes int64  `json:"reservation_bytes"`
-}
-
-// Sessions is what the handler needs from the session layer. Errors it
-// returns are *openai.Error values, written to the client as they are.
-type Sessions interface {
-	// Default returns the runtime that serves requests without session headers.
-	Default() *runtime.Runtime
-	// Lookup returns the runtime of session id if key is its key.
-	Lookup(id, key string) (*runtime.Runtime, bool)
-	// Create admits a session configured by the JSON body; "{}" or an empty
-	// body clones the startup configuration.
-	Create(body []byte) (Created, error)
-	// Delete retires the session id if key is its key.
-	Delete(id, key string) error
-	// Configure replaces the configuration of session id, or of the default
-	// runtime when id is "", with the JSON body.
-	Configure(id string, body []byte) error
-	// AddScenarios merges the scenarios of a POST /admin-api/scenarios body
-	// (see DecodeScenarioList) into those of session id, or of the default
-	// runtime when id is "": all of them, checked like a configuration
-	// (valid, within the size limit and the reservation budget), or none.
-	AddScenarios(id string, body []byte) error
-}
+// HTTPMaxHeaderBytes is the MaxHeaderBytes the HTTP servers mounting the
+// handler set (see httpx.MaxHeaderBytes).
+const HTTPMaxHeaderBytes = httpx.HTTPMaxHeaderBytes
 
 // Options tunes the handler.
 type Options struct {
@@ -50,79 +21,123 @@ type Options struct {
 	MaxRequestBytes int64
 }
 
+// Codecs are the providers the server speaks, in the order they are asked
+// to claim a request to a route several of them serve. The last one, the
+// fallback, also answers requests to routes nobody serves.
+var Codecs = []provider.Codec{openai.Codec{}}
+
 // handler routes every request of the server.
 type handler struct {
-	sessions Sessions
+	sessions admin.Sessions
+	admin    *admin.Handler
 	opts     Options
+	routes   []route
+}
+
+// route is one route of one codec.
+type route struct {
+	codec provider.Codec
+	provider.Route
 }
 
 // New returns the server's handler.
-func New(sessions Sessions, opts Options) http.Handler {
-	return &handler{sessions: sessions, opts: opts}
+func New(sessions admin.Sessions, opts Options) http.Handler {
+	h := &handler{sessions: sessions, admin: admin.New(sessions, opts.MaxRequestBytes), opts: opts}
+	for _, c := range Codecs {
+		for _, r := range c.Routes() {
+			h.routes = append(h.routes, route{c, r})
+		}
+	}
+	return h
 }
-
-const sessionsPath = "/admin-api/sessions"
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if headersTooLarge(w, r) {
-		return
-	}
-	path := r.URL.Path
-	switch {
-	case path == sessionsPath:
-		if r.Method != http.MethodPost {
-			writeError(w, openai.MethodNotAllowed(r.Method, path, http.MethodPost))
+	if strings.HasPrefix(r.URL.Path, admin.Prefix) {
+		if err := httpx.HeadersTooLarge(r); err != nil {
+			httpx.WriteError(w, err, 0, admin.Render)
 			return
 		}
-		h.createSession(w, r)
-		return
-	case strings.HasPrefix(path, sessionsPath+"/"):
-		if r.Method != http.MethodDelete {
-			writeError(w, openai.MethodNotAllowed(r.Method, path, http.MethodDelete))
-			return
-		}
-		h.deleteSession(w, r, strings.TrimPrefix(path, sessionsPath+"/"))
+		h.admin.ServeHTTP(w, r)
 		return
 	}
-	rt, id, err := h.selectRuntime(r.Header)
+	rt, codec, found := h.find(r)
+	if err := httpx.HeadersTooLarge(r); err != nil {
+		httpx.WriteError(w, err, 0, codec.RenderError)
+		return
+	}
+	sel, _, err := httpx.Select(h.sessions, r.Header)
 	if err != nil {
 		// Nothing is invoked or journaled: the request reached no runtime.
-		writeError(w, err)
+		httpx.WriteError(w, err, 0, codec.RenderError)
 		return
 	}
-	if strings.HasPrefix(path, "/admin-api/") {
-		h.serveControl(w, r, selected{rt, id})
-		return
+	if !found {
+		rt = route{codec: codec, Route: provider.Route{Serve: h.notFound}}
 	}
-	h.serveProvider(w, r, rt)
+	httpx.Serve(w, r, sel, codec, rt.Route, h.opts.MaxRequestBytes, sel == h.sessions.Default())
 }
 
-// selectRuntime picks the runtime named by the session headers: neither
-// header selects the default runtime (and the ID ""); both, once each and
-// valid, select that session. Anything else selects nothing.
-func (h *handler) selectRuntime(header http.Header) (*runtime.Runtime, string, *openai.Error) {
-	ids, keys := header.Values(HeaderSession), header.Values(HeaderSessionKey)
-	if len(ids) == 0 && len(keys) == 0 {
-		return h.sessions.Default(), "", nil
+// find returns the route that serves r, with the codec that speaks it: of
+// the codecs serving r's path, the first that claims r. A path no codec
+// serves goes to the first codec that claims r, for its error envelope.
+func (h *handler) find(r *http.Request) (route, provider.Codec, bool) {
+	var match *route
+	for i := range h.routes {
+		rt := &h.routes[i]
+		if !matches(rt.Path, r.URL.Path) {
+			continue
+		}
+		if rt.codec.Claims(r) {
+			return h.withMethod(*rt, r), rt.codec, true
+		}
+		if match == nil {
+			match = rt
+		}
 	}
-	if len(ids) != 1 || len(keys) != 1 {
-		return nil, "", openai.SessionNotFound()
+	if match != nil {
+		return h.withMethod(*match, r), match.codec, true
 	}
-	rt, ok := h.sessions.Lookup(ids[0], keys[0])
-	if !ok {
-		return nil, "", openai.SessionNotFound()
+	for _, c := range Codecs {
+		if c.Claims(r) {
+			return route{}, c, false
+		}
 	}
-	return rt, ids[0], nil
+	fallback := Codecs[len(Codecs)-1]
+	return route{}, fallback, false
 }
 
-// selected is the runtime a control request is for, with its session ID
-// ("" for the default runtime).
-type selected struct {
-	rt *runtime.Runtime
-	id string
+// withMethod returns rt, or a route refusing r's method if rt takes another.
+func (h *handler) withMethod(rt route, r *http.Request) route {
+	if rt.Method == "" || rt.Method == r.Method {
+		return rt
+	}
+	allow := rt.Method
+	rt.Serve = func(x *provider.Exchange) provider.Response {
+		return provider.Response{Err: apierr.MethodNotAllowed(r.Method, r.URL.Path, allow)}
+	}
+	return rt
 }
 
-// hasSelector reports whether any session header is present.
-func hasSelector(header http.Header) bool {
-	return len(header.Values(HeaderSession)) > 0 || len(header.Values(HeaderSessionKey)) > 0
+// matches reports whether a route's path serves path: exactly, or, for a
+// route path ending in "/", any longer path under it.
+func matches(routePath, path string) bool {
+	if strings.HasSuffix(routePath, "/") {
+		return len(path) > len(routePath) && strings.HasPrefix(path, routePath)
+	}
+	return path == routePath
+}
+
+// notFound answers a path no codec serves, with a hint when the path
+// lacks the base path the SDK's base URL should have carried.
+func (h *handler) notFound(x *provider.Exchange) provider.Response {
+	path := x.Request.URL.Path
+	hint := ""
+	for _, rt := range h.routes {
+		base := rt.codec.BasePath()
+		if base != "" && matches(rt.Path, base+path) {
+			hint = "; the API is served under " + base + ", so use the session's BaseURL() as the SDK's base URL"
+			break
+		}
+	}
+	return provider.Response{Err: apierr.RouteNotFound(x.Request.Method, path, hint)}
 }

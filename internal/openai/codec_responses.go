@@ -1,4 +1,4 @@
-package server
+package openai
 
 import (
 	"context"
@@ -9,10 +9,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/llmtestserver/llmtestserver/internal/openai"
+	"github.com/llmtestserver/llmtestserver/internal/answer"
+	"github.com/llmtestserver/llmtestserver/internal/apierr"
+	"github.com/llmtestserver/llmtestserver/internal/httpx"
+	"github.com/llmtestserver/llmtestserver/internal/provider"
 	"github.com/llmtestserver/llmtestserver/internal/runtime"
 	"github.com/llmtestserver/llmtestserver/internal/tokens"
-	"github.com/llmtestserver/llmtestserver/journal"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
@@ -20,143 +22,135 @@ import (
 // IDs, as the real API's.
 const idLength = 48
 
-// responses serves POST /v1/responses. A previous_response_id rebuilds the
+// serveResponses serves POST /v1/responses. A previous_response_id rebuilds the
 // conversation from the session's history, so its identity and turns follow
 // the chain: from the kept responses of the chain, and, when older ones were
 // evicted, from the summary the oldest kept one holds of them. The answer is
 // stored unless the request says store:false.
-func (h *handler) responses(x *exchange) response {
-	body, err := readBody(x.r, h.opts.MaxRequestBytes)
+func serveResponses(x *provider.Exchange) provider.Response {
+	body, err := readBody(x)
 	if err != nil {
-		return response{err: err}
+		return provider.Response{Err: err}
 	}
-	req, err := openai.DecodeResponsesRequest(body)
+	req, err := DecodeResponsesRequest(body)
 	if err != nil {
-		return response{err: err}
+		return provider.Response{Err: err}
 	}
-	x.entry.Model, x.entry.Stream = req.Model, req.Stream
+	x.Entry.Model, x.Entry.Stream = req.Model, req.Stream
 	var c continued
 	if req.PreviousResponseID != "" {
 		var ok bool
-		if c, ok = continueChain(x.rt, req.PreviousResponseID); !ok {
-			return response{err: openai.PreviousResponseNotFound(req.PreviousResponseID)}
+		if c, ok = continueChain(x.Runtime, req.PreviousResponseID); !ok {
+			return provider.Response{Err: PreviousResponseNotFound(req.PreviousResponseID)}
 		}
 	}
-	newID := func(prefix string) string { return x.rt.NewID(prefix, idLength) }
+	newID := func(prefix string) string { return x.Runtime.NewID(prefix, idLength) }
 	input := req.InputItems(newID)
 	items := append(slices.Clip(c.prior), input...)
-	if err := openai.ValidateToolOutputs(items); err != nil {
-		return response{err: err}
+	if err := ValidateToolOutputs(items); err != nil {
+		return provider.Response{Err: err}
 	}
-	norm := openai.NormalizeResponses(req.Model, req.Instructions, items, req)
+	norm := NormalizeResponses(req.Model, req.Instructions, items, req)
 	if len(c.chain) > 0 {
 		// The chain's identity is explicit: every link shares its root's.
 		norm.Conversation = c.chain[len(c.chain)-1].Conversation
 	}
 	if c.base != nil {
-		x.earlier = runtime.Earlier{Messages: c.base.Messages - c.standIn, UserTurns: c.base.UserTurns}
+		x.Earlier = runtime.Earlier{Messages: c.base.Messages - c.standIn, UserTurns: c.base.UserTurns}
 	}
-	res, reply, refused := x.answer(norm)
+	res, reply, refused := find(x, norm)
 	if refused != nil {
 		return *refused
 	}
-	segments, head, cerr := c.promptSegments(x.ctx, norm)
+	segments, head, cerr := c.promptSegments(x.Ctx, norm)
 	if cerr != nil {
 		// The client left, or the session went, while the prompt was
 		// counted: nothing is answered and the prompt cache is untouched.
 		res.Rollback()
-		return response{err: clientGone()}
+		return provider.Response{Err: httpx.ClientGone()}
 	}
-	answer := h.responseAnswer(x, req, norm, &reply, newID, segments)
+	answer := responseAnswer(x, req, norm, &reply, newID, segments)
 	if reply.Error != nil {
 		// A failure inside the stream: response.failed after the 200.
-		e := scriptedError(reply.Error)
-		x.entry.ErrorCode = e.JournalCode()
-		answer.Failure = &openai.ResponseError{Code: e.JournalCode(), Message: e.Message}
+		e := Resolve(apierr.Scripted(reply.Error))
+		x.Entry.ErrorCode = e.JournalCode()
+		answer.Failure = &ResponseError{Code: e.JournalCode(), Message: e.Message}
 	}
-	pacing := x.rt.Settings().Stream
-	out := response{reservation: res}
+	pacing := x.Runtime.Settings().Stream
+	out := provider.Response{Reservation: res}
 	if req.Stores() {
-		stored := &runtime.StoredResponse{ID: answer.ID, Previous: req.PreviousResponseID, Model: req.Model,
-			Conversation: norm.Conversation, Input: openai.CloneItems(input), Answer: answer.Detach(),
+		stored := &StoredResponse{ID: answer.ID, Previous: req.PreviousResponseID, Model: req.Model,
+			Conversation: norm.Conversation, Input: CloneItems(input), Answer: answer.Detach(),
 			TokensPerChunk: pacing.TokensPerChunk}
 		if len(c.chain) > 0 {
 			stored.Before = c.summarize(req.Model, norm, segments, head)
 		}
-		out.delivered = func() { x.rt.StoreResponse(stored) }
+		out.Delivered = func() { x.Runtime.Store(stored) }
 	}
 	if !req.Stream {
-		out.json = answer.Object()
+		out.JSON = answer.Object()
 		return out
 	}
-	out.sse = answer.Stream(func(s string) []string { return tokens.Split(req.Model, s) }, pacing.TokensPerChunk)
-	out.pacing = pacing
+	out.SSE = answer.Stream(func(s string) []string { return tokens.Split(req.Model, s) }, pacing.TokensPerChunk)
+	out.Pacing = pacing
 	return out
 }
 
 // responseAnswer renders reply as a Responses API answer to req, whose
 // prompt is segments.
-func (h *handler) responseAnswer(x *exchange, req *openai.ResponsesRequest, norm *scenario.Request,
-	reply *scenario.Reply, newID func(string) string, segments []runtime.PromptSegment) *openai.ResponseAnswer {
-	model := req.Model
-	if reply.Model != "" {
-		model = reply.Model
-	}
-	now := x.rt.Now().Unix()
-	a := &openai.ResponseAnswer{
-		ID: newID("resp_"), CreatedAt: now, CompletedAt: now, Model: model,
+func responseAnswer(x *provider.Exchange, req *ResponsesRequest, norm *scenario.Request,
+	reply *scenario.Reply, newID func(string) string, segments []runtime.PromptSegment) *ResponseAnswer {
+	a := answer.Build(x, norm, reply, answer.Spec{
+		ID:         newID("resp_"),
+		ToolCallID: func() string { return x.Runtime.NewID("call_", 24) },
+		Prompt:     chatPrompt(x.Runtime, norm, segments, nil),
+	})
+	now := a.Created.Unix()
+	ra := &ResponseAnswer{
+		ID: a.ID, CreatedAt: now, CompletedAt: now, Model: a.Model,
 		Instructions: req.Instructions, PreviousResponseID: req.PreviousResponseID, Conversation: req.ConversationID(),
-		MessageID: newID("msg_"), Text: reply.Text, Refusal: reply.Refusal, FinishReason: reply.FinishReason,
-		Request: req,
+		MessageID: newID("msg_"), Text: a.Text, Refusal: a.Refusal, Request: req,
+		Usage: usageOf(a.Usage),
 	}
-	if reply.JSON != nil {
-		a.Text = string(reply.JSON)
-		x.entry.SchemaErrors = checkSchema(norm.ResponseFormat, reply.JSON)
+	if reply.FinishReason != "" {
+		ra.FinishReason = finishReason(a.Finish)
 	}
-	for _, c := range reply.ToolCalls {
-		if c.ID == "" {
-			c.ID = x.rt.NewID("call_", 24)
-		}
-		a.ToolCalls = append(a.ToolCalls, openai.ResponseToolCall{ID: newID(openai.FunctionCallItemPrefix),
+	for _, c := range a.ToolCalls {
+		ra.ToolCalls = append(ra.ToolCalls, ResponseToolCall{ID: newID(FunctionCallItemPrefix),
 			CallID: c.ID, Name: c.Name, Arguments: c.Arguments})
-		x.entry.ToolCalls = append(x.entry.ToolCalls, journal.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
 	}
-	x.entry.ReplyText = a.Text
-	if a.Refusal != "" {
-		x.entry.ReplyText = a.Refusal
-	}
-	a.Usage = usageOf(x.rt, norm, reply, segments, completionTokens(x.ctx, req.Model, a.Text, a.Refusal, reply.ToolCalls))
-	return a
+	return ra
 }
 
-// responseByID serves GET and DELETE /v1/responses/{id} and
+// serveResponseByID serves GET and DELETE /v1/responses/{id} and
 // GET /v1/responses/{id}/input_items.
-func (h *handler) responseByID(x *exchange, rest string) response {
+func serveResponseByID(x *provider.Exchange) provider.Response {
+	rest := strings.TrimPrefix(x.Request.URL.Path, "/v1/responses/")
 	id, sub, _ := strings.Cut(rest, "/")
 	switch {
-	case sub == "input_items" && x.r.Method == http.MethodGet:
-		return h.inputItems(x, id)
+	case sub == "input_items" && x.Request.Method == http.MethodGet:
+		return inputItems(x, id)
 	case sub == "input_items":
-		return response{err: openai.MethodNotAllowed(x.r.Method, x.r.URL.Path, http.MethodGet)}
+		return provider.Response{Err: apierr.MethodNotAllowed(x.Request.Method, x.Request.URL.Path, http.MethodGet)}
 	case sub != "":
-		return response{err: openai.RouteNotFound(x.r.Method, x.r.URL.Path, "")}
-	case x.r.Method == http.MethodGet:
-		stored, ok := x.rt.Response(id)
+		return provider.Response{Err: apierr.RouteNotFound(x.Request.Method, x.Request.URL.Path, "")}
+	case x.Request.Method == http.MethodGet:
+		stored, ok := lookupResponse(x.Runtime, id)
 		if !ok {
-			return response{err: openai.ResponseNotFound(id)}
+			return provider.Response{Err: ResponseNotFound(id)}
 		}
-		if !wantsStream(x.r) {
-			return response{json: stored.Answer.Object()}
+		if !wantsStream(x.Request) {
+			return provider.Response{JSON: stored.Answer.Object()}
 		}
 		split := func(s string) []string { return tokens.Split(stored.Model, s) }
-		return replay(stored.Answer.Stream(split, stored.TokensPerChunk), x.r.URL.Query().Get("starting_after"))
-	case x.r.Method == http.MethodDelete:
-		if !x.rt.DeleteResponse(id) {
-			return response{err: openai.ResponseNotFound(id)}
+		return replay(stored.Answer.Stream(split, stored.TokensPerChunk), x.Request.URL.Query().Get("starting_after"))
+	case x.Request.Method == http.MethodDelete:
+		if !x.Runtime.Forget(id) {
+			return provider.Response{Err: ResponseNotFound(id)}
 		}
-		return response{json: openai.NewResponseDeleted(id)}
+		return provider.Response{JSON: NewResponseDeleted(id)}
 	default:
-		return response{err: openai.MethodNotAllowed(x.r.Method, x.r.URL.Path, "GET, DELETE")}
+		return provider.Response{Err: apierr.MethodNotAllowed(x.Request.Method, x.Request.URL.Path, "GET, DELETE")}
 	}
 }
 
@@ -180,75 +174,81 @@ func wantsStream(r *http.Request) bool {
 // replay answers a streamed GET of a stored response: its events after the
 // sequence number startingAfter (all of them when it is empty). Sequence
 // numbers count the events from 0.
-func replay(sse *openai.SSE, startingAfter string) response {
+func replay(sse *SSE, startingAfter string) provider.Response {
 	if startingAfter == "" {
-		return response{sse: sse}
+		return provider.Response{SSE: sse}
 	}
 	n, err := strconv.Atoi(startingAfter)
 	if err != nil || n < 0 {
-		return response{err: openai.InvalidType("starting_after", "a non-negative integer", "another value")}
+		return provider.Response{Err: InvalidType("starting_after", "a non-negative integer", "another value")}
 	}
 	if n >= len(sse.Ends)-1 {
 		n = len(sse.Ends) - 2 // keep the terminal event
 	}
 	cut := sse.Ends[n]
-	rest := &openai.SSE{Body: sse.Body[cut:]}
+	rest := &SSE{Body: sse.Body[cut:]}
 	for _, end := range sse.Ends[n+1:] {
 		rest.Ends = append(rest.Ends, end-cut)
 	}
-	return response{sse: rest}
+	return provider.Response{SSE: rest}
 }
 
 // inputItems lists the input items of a stored response, paged like the
 // real API (after, limit, order).
-func (h *handler) inputItems(x *exchange, id string) response {
-	stored, ok := x.rt.Response(id)
+func inputItems(x *provider.Exchange, id string) provider.Response {
+	stored, ok := lookupResponse(x.Runtime, id)
 	if !ok {
-		return response{err: openai.ResponseNotFound(id)}
+		return provider.Response{Err: ResponseNotFound(id)}
 	}
-	q := x.r.URL.Query()
+	q := x.Request.URL.Query()
 	limit := 0
 	if s := q.Get("limit"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil {
-			return response{err: openai.InvalidType("limit", "an integer", "a string")}
+			return provider.Response{Err: InvalidType("limit", "an integer", "a string")}
 		}
 		limit = n
 	}
-	page, more, err := openai.PageItems(stored.Input, q.Get("after"), limit, q.Get("order"))
+	page, more, err := PageItems(stored.Input, q.Get("after"), limit, q.Get("order"))
 	if err != nil {
-		return response{err: err}
+		return provider.Response{Err: err}
 	}
-	return response{json: openai.NewItemList(page, more)}
+	return provider.Response{JSON: NewItemList(page, more)}
 }
 
 // continued is what a request that continues a previous_response_id chain
 // starts from.
 type continued struct {
 	// chain are the kept responses of the chain, oldest first.
-	chain []*runtime.StoredResponse
+	chain []*StoredResponse
 	// base, when the oldest kept response continued one no longer kept,
 	// summarizes the turns before it; standIn is the number of messages
 	// its stand-in items normalize to (0 or 1).
-	base    *runtime.Summary
+	base    *Summary
 	standIn int
 	// prior are the conversation's items before the new input: the
 	// stand-in items, then each kept response's input and output items.
-	prior []openai.Item
+	prior []Item
 }
 
 // continueChain rebuilds the conversation that the kept response id ends,
 // and false if id is not kept.
 func continueChain(rt *runtime.Runtime, id string) (continued, bool) {
-	chain, ok := rt.Chain(id)
+	links, ok := rt.Chain(id)
 	if !ok {
 		return continued{}, false
+	}
+	chain := make([]*StoredResponse, 0, len(links))
+	for _, l := range links {
+		if r, ok := l.(*StoredResponse); ok {
+			chain = append(chain, r)
+		}
 	}
 	c := continued{chain: chain}
 	if chain[0].Previous != "" {
 		c.base = &chain[0].Before
 		c.prior = c.base.StandIn()
-		c.standIn = len(openai.NormalizeResponses("", "", c.prior, nil).Messages)
+		c.standIn = len(NormalizeResponses("", "", c.prior, nil).Messages)
 	}
 	for _, r := range chain {
 		c.prior = append(append(c.prior, r.Input...), r.Output()...)
@@ -277,9 +277,9 @@ func (c *continued) promptSegments(ctx context.Context, norm *scenario.Request) 
 // summarize returns the summary a response to norm keeps of the turns
 // before its input: those of the chain it continues. segments and head are
 // norm's prompt as promptSegments cut it.
-func (c *continued) summarize(model string, norm *scenario.Request, segments []runtime.PromptSegment, head int) runtime.Summary {
-	var s runtime.Summary
-	prior := openai.NormalizeResponses(model, "", c.prior, nil)
+func (c *continued) summarize(model string, norm *scenario.Request, segments []runtime.PromptSegment, head int) Summary {
+	var s Summary
+	prior := NormalizeResponses(model, "", c.prior, nil)
 	own := len(prior.Messages) - c.standIn // messages of the kept chain
 	start := head                          // their first segment
 	if c.base != nil {
@@ -304,12 +304,22 @@ func (c *continued) summarize(model string, norm *scenario.Request, segments []r
 		s.Cache.State = states[end-1]
 	}
 	s.SetSystem(prior.System)
-	var pending []openai.Item
+	var pending []Item
 	for _, it := range c.chain[len(c.chain)-1].Output() {
 		if it.Type == "function_call" {
 			pending = append(pending, it)
 		}
 	}
-	s.Pending = openai.CloneItems(pending)
+	s.Pending = CloneItems(pending)
 	return s
+}
+
+// lookupResponse returns the stored response id of rt's history.
+func lookupResponse(rt *runtime.Runtime, id string) (*StoredResponse, bool) {
+	s, ok := rt.Lookup(id)
+	if !ok {
+		return nil, false
+	}
+	r, ok := s.(*StoredResponse)
+	return r, ok
 }

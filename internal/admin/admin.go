@@ -1,27 +1,28 @@
-package server
+package admin
 
 import (
-	"errors"
 	"net/http"
 	"slices"
 	"strings"
 
-	"github.com/llmtestserver/llmtestserver/internal/openai"
+	"github.com/llmtestserver/llmtestserver/internal/apierr"
+	"github.com/llmtestserver/llmtestserver/internal/httpx"
+	"github.com/llmtestserver/llmtestserver/internal/runtime"
 	"github.com/llmtestserver/llmtestserver/journal"
 )
 
 // createSession serves POST /admin-api/sessions. It is guarded by the default
 // runtime's bearer token, the management key, and refuses session headers.
-func (h *handler) createSession(w http.ResponseWriter, r *http.Request) {
-	if hasSelector(r.Header) {
-		writeError(w, openai.SessionSelectorNotAllowed())
+func (h *Handler) createSession(w http.ResponseWriter, r *http.Request) {
+	if httpx.HasSelector(r.Header) {
+		writeError(w, apierr.SessionSelectorNotAllowed())
 		return
 	}
-	if err := h.sessions.Default().Authorize(r.Header.Get("Authorization")); err != nil {
+	if err := authorize(r, h.sessions.Default().KeyAccepted); err != nil {
 		writeError(w, err)
 		return
 	}
-	body, err := readBody(r, h.opts.MaxRequestBytes)
+	body, err := httpx.ReadBody(r, h.maxBody)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -38,10 +39,10 @@ func (h *handler) createSession(w http.ResponseWriter, r *http.Request) {
 
 // deleteSession serves DELETE /admin-api/sessions/{id}. Only the session's
 // own headers authorize it, so a changed provider key never blocks cleanup.
-func (h *handler) deleteSession(w http.ResponseWriter, r *http.Request, id string) {
-	ids, keys := r.Header.Values(HeaderSession), r.Header.Values(HeaderSessionKey)
+func (h *Handler) deleteSession(w http.ResponseWriter, r *http.Request, id string) {
+	ids, keys := r.Header.Values(httpx.HeaderSession), r.Header.Values(httpx.HeaderSessionKey)
 	if len(ids) != 1 || len(keys) != 1 || ids[0] != id {
-		writeError(w, openai.SessionNotFound())
+		writeError(w, apierr.SessionNotFound())
 		return
 	}
 	if err := h.sessions.Delete(id, keys[0]); err != nil {
@@ -54,10 +55,10 @@ func (h *handler) deleteSession(w http.ResponseWriter, r *http.Request, id strin
 // serveControl serves the control routes of the selected runtime, guarded by
 // its bearer token. Control calls are not journaled: the journal records what
 // the code under test sent to the provider.
-func (h *handler) serveControl(w http.ResponseWriter, r *http.Request, sel selected) {
+func (h *Handler) serveControl(w http.ResponseWriter, r *http.Request, sel selected) {
 	routes, ok := controlRoutes[r.URL.Path]
 	if !ok {
-		writeError(w, openai.RouteNotFound(r.Method, r.URL.Path, ""))
+		writeError(w, apierr.RouteNotFound(r.Method, r.URL.Path, ""))
 		return
 	}
 	i := slices.IndexFunc(routes, func(c controlRoute) bool { return c.method == r.Method })
@@ -66,11 +67,11 @@ func (h *handler) serveControl(w http.ResponseWriter, r *http.Request, sel selec
 		for j, c := range routes {
 			methods[j] = c.method
 		}
-		writeError(w, openai.MethodNotAllowed(r.Method, r.URL.Path, strings.Join(methods, ", ")))
+		writeError(w, apierr.MethodNotAllowed(r.Method, r.URL.Path, strings.Join(methods, ", ")))
 		return
 	}
 	route := routes[i]
-	if err := sel.rt.Authorize(r.Header.Get("Authorization")); err != nil {
+	if err := authorize(r, sel.rt.KeyAccepted); err != nil {
 		writeError(w, err)
 		return
 	}
@@ -79,19 +80,19 @@ func (h *handler) serveControl(w http.ResponseWriter, r *http.Request, sel selec
 
 type controlRoute struct {
 	method string
-	serve  func(h *handler, w http.ResponseWriter, r *http.Request, sel selected)
+	serve  func(h *Handler, w http.ResponseWriter, r *http.Request, sel selected)
 }
 
 var controlRoutes = map[string][]controlRoute{
-	"/admin-api/config":     {{http.MethodPut, (*handler).configure}},
-	"/admin-api/reset":      {{http.MethodPost, (*handler).reset}},
-	"/admin-api/journal":    {{http.MethodGet, (*handler).journal}},
-	"/admin-api/scenarios":  {{http.MethodGet, (*handler).listScenarios}, {http.MethodPost, (*handler).addScenarios}},
-	"/admin-api/assertions": {{http.MethodGet, (*handler).assertions}},
+	"/admin-api/config":     {{http.MethodPut, (*Handler).configure}},
+	"/admin-api/reset":      {{http.MethodPost, (*Handler).reset}},
+	"/admin-api/journal":    {{http.MethodGet, (*Handler).journal}},
+	"/admin-api/scenarios":  {{http.MethodGet, (*Handler).listScenarios}, {http.MethodPost, (*Handler).addScenarios}},
+	"/admin-api/assertions": {{http.MethodGet, (*Handler).assertions}},
 }
 
-func (h *handler) configure(w http.ResponseWriter, r *http.Request, sel selected) {
-	body, err := readBody(r, h.opts.MaxRequestBytes)
+func (h *Handler) configure(w http.ResponseWriter, r *http.Request, sel selected) {
+	body, err := httpx.ReadBody(r, h.maxBody)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -103,7 +104,7 @@ func (h *handler) configure(w http.ResponseWriter, r *http.Request, sel selected
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func (h *handler) reset(w http.ResponseWriter, _ *http.Request, sel selected) {
+func (h *Handler) reset(w http.ResponseWriter, _ *http.Request, sel selected) {
 	sel.rt.Reset()
 	w.WriteHeader(http.StatusNoContent)
 }
@@ -115,7 +116,7 @@ type journalList struct {
 	Evicted uint64          `json:"evicted"`
 }
 
-func (h *handler) journal(w http.ResponseWriter, _ *http.Request, sel selected) {
+func (h *Handler) journal(w http.ResponseWriter, _ *http.Request, sel selected) {
 	j := sel.rt.Journal()
 	entries := j.Entries()
 	if entries == nil {
@@ -124,14 +125,11 @@ func (h *handler) journal(w http.ResponseWriter, _ *http.Request, sel selected) 
 	writeJSON(w, http.StatusOK, journalList{Object: "list", Data: entries, Evicted: j.Evicted()})
 }
 
-// asAPIError returns err as the API error it carries; anything else is a
-// server fault.
-func asAPIError(err error) *openai.Error {
-	var apiErr *openai.Error
-	if errors.As(err, &apiErr) {
-		return apiErr
-	}
-	return openai.ServerError()
+// selected is the runtime a control request is for, with its session ID
+// ("" for the default runtime).
+type selected struct {
+	rt *runtime.Runtime
+	id string
 }
 
 // assertionsBody is the body of GET /admin-api/assertions.
@@ -143,7 +141,7 @@ type assertionsBody struct {
 	UnusedReplies       map[string]int  `json:"unused_replies"`
 }
 
-func (h *handler) assertions(w http.ResponseWriter, _ *http.Request, sel selected) {
+func (h *Handler) assertions(w http.ResponseWriter, _ *http.Request, sel selected) {
 	r := sel.rt.Assertions()
 	body := assertionsBody{Unmatched: r.Unmatched, UnmatchedTotal: r.UnmatchedTotal,
 		SchemaMismatches: r.SchemaMismatches, SchemaMismatchTotal: r.SchemaMismatchTotal, UnusedReplies: r.UnusedReplies}

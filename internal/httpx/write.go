@@ -1,21 +1,27 @@
-package server
+package httpx
 
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"mime"
 	"net/http"
 	"os"
 	"strings"
 
-	"github.com/llmtestserver/llmtestserver/internal/openai"
+	"github.com/llmtestserver/llmtestserver/internal/apierr"
 )
 
-// writeJSON writes v as the JSON body of a response with status.
-func writeJSON(w http.ResponseWriter, status int, v any) error {
-	status, body := marshalJSON(status, v)
+// Renderer renders an error in an envelope: a codec's, or the admin API's.
+// serial is the runtime's request number, for envelopes that carry a
+// request ID (0 when no runtime was selected).
+type Renderer func(e *apierr.Error, serial uint64) (status int, body any)
+
+// WriteJSON writes v as the JSON body of a response with status. A value
+// that cannot be encoded is a fault of the server, answered as render
+// words it.
+func WriteJSON(w http.ResponseWriter, status int, v any, render Renderer) error {
+	status, body := marshalJSON(status, v, render)
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, err := w.Write(body)
@@ -24,21 +30,23 @@ func writeJSON(w http.ResponseWriter, status int, v any) error {
 
 // marshalJSON encodes v as the body of a response with status. A value that
 // cannot be encoded is a fault of the server, answered as such.
-func marshalJSON(status int, v any) (int, []byte) {
+func marshalJSON(status int, v any, render Renderer) (int, []byte) {
 	body, err := json.Marshal(v)
 	if err != nil {
-		body, _ = json.Marshal(openai.ServerError()) // the error envelope always encodes
-		return http.StatusInternalServerError, body
+		status, v = render(apierr.Internal(), 0)
+		body, _ = json.Marshal(v) // an error envelope always encodes
+		return status, body
 	}
 	return status, body
 }
 
-// writeError writes e in OpenAI's error envelope with its extra headers.
-func writeError(w http.ResponseWriter, e *openai.Error) error {
+// WriteError writes e as render words it, with its extra headers.
+func WriteError(w http.ResponseWriter, e *apierr.Error, serial uint64, render Renderer) error {
 	for k, vs := range e.Header {
 		w.Header()[k] = vs
 	}
-	return writeJSON(w, e.Status, e)
+	status, body := render(e, serial)
+	return WriteJSON(w, status, body, render)
 }
 
 // startSSE sends the headers of an event stream.
@@ -49,11 +57,11 @@ func startSSE(w http.ResponseWriter) {
 	w.WriteHeader(http.StatusOK)
 }
 
-// readBody reads a JSON request body of at most limit bytes. An absent
+// ReadBody reads a JSON request body of at most limit bytes. An absent
 // Content-Type is accepted as JSON; any other non-JSON type is refused.
-func readBody(r *http.Request, limit int64) ([]byte, *openai.Error) {
+func ReadBody(r *http.Request, limit int64) ([]byte, *apierr.Error) {
 	if ct := r.Header.Get("Content-Type"); ct != "" && !isJSON(ct) {
-		return nil, openai.UnsupportedContentType(ct)
+		return nil, apierr.UnsupportedContentType(ct)
 	}
 	if r.Body == nil {
 		return nil, nil
@@ -64,17 +72,25 @@ func readBody(r *http.Request, limit int64) ([]byte, *openai.Error) {
 	if errors.Is(err, os.ErrDeadlineExceeded) {
 		// The standalone server's body timeout passed, or the session was
 		// deleted while the body was arriving.
-		return nil, openai.StatusError(http.StatusRequestTimeout, "request_timeout", "",
-			"The request body was not received in time.")
+		return nil, apierr.BodyTimeout()
 	}
 	if err != nil {
-		return nil, openai.InvalidJSON()
+		// The body broke off: what arrived is not a JSON document.
+		return nil, &apierr.Error{Status: http.StatusBadRequest, Code: errBodyUnreadable}
 	}
 	if int64(len(body)) > limit {
-		return nil, openai.BodyTooLarge(limit)
+		return nil, apierr.BodyTooLarge(limit)
 	}
 	return body, nil
 }
+
+// errBodyUnreadable marks the error of a body that broke off, so that each
+// codec answers it as its provider answers invalid JSON.
+const errBodyUnreadable = "llm_test_server_body_unreadable"
+
+// IsBodyUnreadable reports whether e is ReadBody's error for a body that
+// broke off; codecs replace it with their invalid-JSON error.
+func IsBodyUnreadable(e *apierr.Error) bool { return e != nil && e.Code == errBodyUnreadable }
 
 func isJSON(contentType string) bool {
 	mt, _, err := mime.ParseMediaType(contentType)
@@ -95,9 +111,9 @@ const MaxHeaderBytes = 1 << 20
 // handler set, above MaxHeaderBytes.
 const HTTPMaxHeaderBytes = 2 << 20
 
-// headersTooLarge answers a request whose headers pass MaxHeaderBytes and
-// reports whether it did.
-func headersTooLarge(w http.ResponseWriter, r *http.Request) bool {
+// HeadersTooLarge returns the error for a request whose headers pass
+// MaxHeaderBytes, or nil.
+func HeadersTooLarge(r *http.Request) *apierr.Error {
 	n := len(r.Method) + len(r.RequestURI) + len(r.Proto) + 4
 	for k, vs := range r.Header {
 		for _, v := range vs {
@@ -105,10 +121,7 @@ func headersTooLarge(w http.ResponseWriter, r *http.Request) bool {
 		}
 	}
 	if n <= MaxHeaderBytes {
-		return false
+		return nil
 	}
-	w.Header().Set("Connection", "close")
-	writeError(w, openai.StatusError(http.StatusRequestHeaderFieldsTooLarge, "request_header_fields_too_large", "",
-		fmt.Sprintf("The request's headers are %d bytes, more than the %d bytes this server accepts.", n, MaxHeaderBytes)))
-	return true
+	return apierr.HeadersTooLarge(n, MaxHeaderBytes).WithHeader("Connection", "close")
 }

@@ -1,4 +1,4 @@
-package server
+package httpx
 
 import (
 	"bufio"
@@ -8,23 +8,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/llmtestserver/llmtestserver/internal/apierr"
+	"github.com/llmtestserver/llmtestserver/internal/provider"
 	"github.com/llmtestserver/llmtestserver/internal/runtime"
 )
-
-// eventStream is an event stream deliver writes one event at a time: a
-// rendered *openai.SSE, or an *openai.ChatStream that renders each event as
-// it is written.
-type eventStream interface {
-	Len() int
-	WriteEvent(w io.Writer, i int) error
-}
-
-// streamingJSON is a JSON body that writes itself in pieces, such as a
-// completion with many choices, which would be too large to hold whole. Its
-// pieces are plain values that always encode.
-type streamingJSON interface {
-	WriteJSON(w io.Writer) error
-}
 
 // deliver writes res, all but its last bytes, and returns the status to
 // journal and a function that writes those last bytes. Until they arrive no
@@ -36,7 +23,7 @@ type streamingJSON interface {
 // Answers are written as they are encoded, through a buffer of bounded
 // size, so that what a request holds in memory does not grow with the
 // number of choices it asks for.
-func deliver(ctx context.Context, w http.ResponseWriter, res *response) (status int, finish func()) {
+func deliver(ctx context.Context, w http.ResponseWriter, res *provider.Response, serial uint64, render Renderer) (status int, finish func()) {
 	out := bufferPool.Get().(*bufio.Writer)
 	out.Reset(w)
 	release := func() {
@@ -46,36 +33,37 @@ func deliver(ctx context.Context, w http.ResponseWriter, res *response) (status 
 	var last func() error
 	var err error
 	switch {
-	case res.sse != nil:
+	case res.SSE != nil:
 		status = http.StatusOK
 		startSSE(w)
-		err = writeEvents(ctx, out, w, res.sse, res.pacing)
+		err = writeEvents(ctx, out, w, res.SSE, res.Pacing)
 		last = func() error {
-			if n := res.sse.Len(); n > 0 {
-				return res.sse.WriteEvent(out, n-1)
+			if n := res.SSE.Len(); n > 0 {
+				return res.SSE.WriteEvent(out, n-1)
 			}
 			return nil
 		}
-	case res.err != nil:
-		for k, vs := range res.err.Header {
+	case res.Err != nil:
+		for k, vs := range res.Err.Header {
 			w.Header()[k] = vs
 		}
-		status, last, err = writeHeld(w, out, res.err.Status, res.err)
+		errStatus, body := render(res.Err, serial)
+		status, last, err = writeHeld(w, out, errStatus, body, render)
 	default:
-		status, last, err = writeHeld(w, out, http.StatusOK, res.json)
+		status, last, err = writeHeld(w, out, http.StatusOK, res.JSON, render)
 	}
 	if err == nil {
 		err = out.Flush()
 	}
 	if err != nil {
 		release()
-		if res.reservation != nil {
-			res.reservation.Rollback()
+		if res.Reservation != nil {
+			res.Reservation.Rollback()
 		}
-		return statusClientClosed, func() {}
+		return apierr.StatusClientClosed, func() {}
 	}
-	if res.delivered != nil {
-		res.delivered()
+	if res.Delivered != nil {
+		res.Delivered()
 	}
 	return status, func() {
 		if last() == nil {
@@ -91,14 +79,14 @@ var bufferPool = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 32<
 // writeHeld writes v as a JSON body with status, all but its last byte, and
 // returns the status sent (a value that cannot be encoded is a fault of the
 // server) and a function that writes the last byte.
-func writeHeld(w http.ResponseWriter, out io.Writer, status int, v any) (int, func() error, error) {
+func writeHeld(w http.ResponseWriter, out io.Writer, status int, v any, render Renderer) (int, func() error, error) {
 	held := &holdLast{w: out}
-	if s, ok := v.(streamingJSON); ok {
+	if s, ok := v.(provider.StreamingJSON); ok {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(status)
 		return status, held.release, s.WriteJSON(held)
 	}
-	status, body := marshalJSON(status, v)
+	status, body := marshalJSON(status, v, render)
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, err := held.Write(body)
@@ -143,7 +131,7 @@ func (h *holdLast) release() error {
 // others spaced by the token rate, and then waits the gap before the last
 // event, which deliver's finish writes. A stream stops between events when
 // ctx ends.
-func writeEvents(ctx context.Context, out *bufio.Writer, w http.ResponseWriter, s eventStream, pacing runtime.StreamSettings) error {
+func writeEvents(ctx context.Context, out *bufio.Writer, w http.ResponseWriter, s provider.EventStream, pacing runtime.StreamSettings) error {
 	paced := pacing.Paced()
 	flusher, _ := w.(http.Flusher)
 	var gap time.Duration

@@ -1,4 +1,4 @@
-package server
+package admin
 
 import (
 	"bytes"
@@ -7,7 +7,8 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/llmtestserver/llmtestserver/internal/openai"
+	"github.com/llmtestserver/llmtestserver/internal/apierr"
+	"github.com/llmtestserver/llmtestserver/internal/httpx"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
@@ -51,7 +52,7 @@ func (s scenarioStatus) MarshalJSON() ([]byte, error) {
 
 // listScenarios serves GET /admin-api/scenarios: the selected runtime's
 // scenarios with their remaining replies.
-func (h *handler) listScenarios(w http.ResponseWriter, _ *http.Request, sel selected) {
+func (h *Handler) listScenarios(w http.ResponseWriter, _ *http.Request, sel selected) {
 	list := scenarioList{Object: "list", Scenarios: []scenarioStatus{}}
 	for _, st := range sel.rt.Scenarios() {
 		list.Scenarios = append(list.Scenarios, scenarioStatus{st.Scenario, st.Remaining, st.RemainingByConversation})
@@ -65,8 +66,8 @@ func (h *handler) listScenarios(w http.ResponseWriter, _ *http.Request, sel sele
 // does. The session layer checks them as it checks a configuration, so
 // nothing is added unless every scenario is valid and the result fits the
 // size limit and the reservation budget.
-func (h *handler) addScenarios(w http.ResponseWriter, r *http.Request, sel selected) {
-	body, err := readBody(r, h.opts.MaxRequestBytes)
+func (h *Handler) addScenarios(w http.ResponseWriter, r *http.Request, sel selected) {
+	body, err := httpx.ReadBody(r, h.maxBody)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -82,7 +83,7 @@ func (h *handler) addScenarios(w http.ResponseWriter, r *http.Request, sel selec
 // the listing of GET as it is: the fields that describe a queue's state
 // (object, remaining, remaining_by_conversation) are dropped, every other
 // unknown field is refused. The scenarios are not validated yet.
-func DecodeScenarioList(body []byte) ([]scenario.Scenario, *openai.Error) {
+func DecodeScenarioList(body []byte) ([]scenario.Scenario, *apierr.Error) {
 	var outer struct {
 		Object    string            `json:"object"`
 		Scenarios []json.RawMessage `json:"scenarios"`
@@ -90,23 +91,23 @@ func DecodeScenarioList(body []byte) ([]scenario.Scenario, *openai.Error) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&outer); err != nil {
-		return nil, openai.InvalidConfiguration("scenarios", err.Error())
+		return nil, apierr.InvalidConfiguration("scenarios", err.Error())
 	}
 	scenarios := make([]scenario.Scenario, len(outer.Scenarios))
 	for i, raw := range outer.Scenarios {
 		var fields map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &fields); err != nil {
-			return nil, openai.InvalidConfiguration(fmt.Sprintf("scenarios[%d]", i), err.Error())
+			return nil, apierr.InvalidConfiguration(fmt.Sprintf("scenarios[%d]", i), err.Error())
 		}
 		if _, ok := fields["in_process_only"]; ok {
-			return nil, openai.InvalidConfiguration(fmt.Sprintf("scenarios[%d]", i),
+			return nil, apierr.InvalidConfiguration(fmt.Sprintf("scenarios[%d]", i),
 				"the scenario holds a Go function, which works in-process only")
 		}
 		delete(fields, "remaining")
 		delete(fields, "remaining_by_conversation")
 		clean, _ := json.Marshal(fields) // re-encoding decoded JSON cannot fail
 		if err := json.Unmarshal(clean, &scenarios[i]); err != nil {
-			return nil, openai.InvalidConfiguration(fmt.Sprintf("scenarios[%d]", i), err.Error())
+			return nil, apierr.InvalidConfiguration(fmt.Sprintf("scenarios[%d]", i), err.Error())
 		}
 	}
 	return scenarios, nil

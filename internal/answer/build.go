@@ -1,0 +1,116 @@
+package answer
+
+import (
+	"github.com/llmtestserver/llmtestserver/internal/provider"
+	"github.com/llmtestserver/llmtestserver/internal/runtime"
+	"github.com/llmtestserver/llmtestserver/journal"
+	"github.com/llmtestserver/llmtestserver/scenario"
+)
+
+// Spec is what a codec says of the answer it is about to render.
+type Spec struct {
+	// ID is the answer's ID.
+	ID string
+	// ToolCallID makes the ID of a tool call the reply leaves without one.
+	ToolCallID func() string
+	// Choices is how many alternative answers are rendered (OpenAI's n);
+	// 0 means 1. Each counts its output tokens.
+	Choices int
+	// Prompt is the request's prompt as the codec's provider counts it.
+	Prompt Prompt
+}
+
+// Prompt is a request's prompt, cut into the segments prompt caching
+// compares, with the codec's rules for counting and caching it.
+type Prompt struct {
+	// Segments are the prompt's parts in the order the model reads them.
+	Segments []runtime.PromptSegment
+	// Overhead counts tokens the format adds beyond the segments, such as
+	// OpenAI's priming of the reply.
+	Overhead int
+	// Cache reports, and remembers, how the prompt meets the session's
+	// prompt cache: the tokens read from it, those written to it, and
+	// those of them written with the one-hour TTL. Nil caches nothing.
+	Cache func(segments []runtime.PromptSegment) (read, write, write1h int)
+	// Err, when set, says the prompt could not be counted (the request's
+	// context ended): the usage is zero and the cache is left alone.
+	Err error
+}
+
+// Build builds the neutral answer to req from reply and fills the journal
+// entry's answer fields: the text, the tool calls with their IDs, the
+// schema errors of a structured reply, and the usage.
+func Build(x *provider.Exchange, req *scenario.Request, reply *scenario.Reply, spec Spec) *provider.Answer {
+	a := &provider.Answer{ID: spec.ID, Model: req.Model, Created: x.Runtime.Now(),
+		Text: reply.Text, Refusal: reply.Refusal, Thinking: reply.Thinking}
+	if reply.Model != "" {
+		a.Model = reply.Model
+	}
+	if reply.JSON != nil {
+		a.Text, a.JSON = string(reply.JSON), true
+		x.Entry.SchemaErrors = checkSchema(req.ResponseFormat, reply.JSON)
+	}
+	for _, c := range reply.ToolCalls {
+		if c.ID == "" {
+			c.ID = spec.ToolCallID()
+		}
+		a.ToolCalls = append(a.ToolCalls, c)
+		x.Entry.ToolCalls = append(x.Entry.ToolCalls, journal.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
+	}
+	a.Finish = finishOf(reply, a)
+	x.Entry.ReplyText = a.Text
+	if a.Refusal != "" {
+		x.Entry.ReplyText = a.Refusal
+	}
+	a.Usage = usage(x, req.Model, reply, a, spec)
+	u := journal.Usage{Input: a.Usage.Input, CacheRead: a.Usage.CacheRead, CacheWrite: a.Usage.CacheWrite,
+		Output: a.Usage.Output, Reasoning: a.Usage.Reasoning}
+	x.Entry.Usage = &u
+	return a
+}
+
+// finishOf is why the model stopped: the reply's override, or what the
+// answer holds.
+func finishOf(reply *scenario.Reply, a *provider.Answer) scenario.FinishKind {
+	if k, ok := scenario.NormalizeFinish(reply.FinishReason); ok && k != "" {
+		return k
+	}
+	switch {
+	case len(a.ToolCalls) > 0:
+		return scenario.FinishToolCalls
+	case a.Refusal != "":
+		return scenario.FinishRefusal
+	}
+	return scenario.FinishStop
+}
+
+// usage is the token accounting of a: the reply's override, or the prompt
+// counted by the codec's rules with what the prompt cache holds of it, and
+// the answer's output tokens, once per choice.
+func usage(x *provider.Exchange, model string, reply *scenario.Reply, a *provider.Answer, spec Spec) provider.Usage {
+	if o := reply.Usage; o != nil {
+		return provider.Usage{Input: o.PromptTokens, Output: o.CompletionTokens}
+	}
+	choices := max(spec.Choices, 1)
+	p := spec.Prompt
+	if p.Err != nil {
+		return provider.Usage{}
+	}
+	u := provider.Usage{Input: p.Overhead}
+	for _, s := range p.Segments {
+		u.Input += s.Tokens
+	}
+	if p.Cache != nil {
+		u.CacheRead, u.CacheWrite, u.CacheWrite1h = p.Cache(p.Segments)
+	}
+	c := Counter{Ctx: x.Ctx, Model: model}
+	u.Reasoning = c.Count(a.Thinking) * choices
+	u.Output = (c.Count(a.Text)+c.Count(a.Refusal))*choices + u.Reasoning
+	for _, tc := range a.ToolCalls {
+		u.Output += (c.Count(tc.Name) + c.Count(tc.Arguments)) * choices
+	}
+	if c.Err != nil {
+		u.Output, u.Reasoning = 0, 0
+	}
+	return u
+}

@@ -1,0 +1,127 @@
+package httpx
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/llmtestserver/llmtestserver/internal/apierr"
+	"github.com/llmtestserver/llmtestserver/internal/provider"
+	"github.com/llmtestserver/llmtestserver/internal/runtime"
+	"github.com/llmtestserver/llmtestserver/journal"
+)
+
+// Serve runs a provider request on rt with the codec that owns its route:
+// it registers the request as in flight, checks the provider key, serves
+// the route, delivers the answer and journals the request. atDefault says
+// that rt is the default runtime, whose key is the management key.
+func Serve(w http.ResponseWriter, r *http.Request, rt *runtime.Runtime, codec provider.Codec, route provider.Route,
+	maxBody int64, atDefault bool) {
+	render := codec.RenderError
+	ctx, end, ok := rt.Begin(r.Context(), func() { interrupt(w) })
+	if !ok {
+		WriteError(w, apierr.RequestSuperseded(), 0, render)
+		return
+	}
+	defer end()
+	x := &provider.Exchange{Ctx: ctx, Runtime: rt, Request: r, Codec: codec,
+		Entry:    journal.Entry{Time: rt.Now(), Provider: codec.Name(), Method: r.Method, Path: r.URL.Path},
+		ReadBody: func() ([]byte, *apierr.Error) { return ReadBody(r, maxBody) }}
+	var res provider.Response
+	if key, present := codec.APIKey(r.Header); !rt.KeyAccepted(key) {
+		err := codec.AuthError(!present, key)
+		if atDefault && present {
+			err = withSessionHint(err)
+		}
+		res = provider.Response{Err: err}
+	} else {
+		res = route.Serve(x)
+	}
+	if res.Err != nil {
+		res.Err = codec.Resolve(res.Err)
+	}
+	if superseded(ctx) {
+		supersede(w, res, render)
+		return
+	}
+	if ctx.Err() != nil && res.Err == nil {
+		// The client left while the answer was computed, which stopped
+		// counting its tokens: deliver nothing and give the reply back.
+		if res.Reservation != nil {
+			res.Reservation.Rollback()
+		}
+		res = provider.Response{Err: ClientGone()}
+	}
+	serial := rt.NextSerial()
+	codec.SetHeaders(w.Header(), serial, rt.Now().Sub(x.Entry.Time))
+	status, finish := deliver(ctx, w, &res, serial, render)
+	x.Entry.Status = status
+	// The last bytes go out only once the request is on record, so a client
+	// that has its answer can rely on the journal (and history) showing it.
+	defer finish()
+	if superseded(ctx) {
+		// Deleted while answering: what was written completes (a paced
+		// stream just stops), and nothing is recorded.
+		return
+	}
+	if res.Err != nil {
+		x.Entry.ErrorCode = res.Err.JournalCode()
+	}
+	if x.Entry.Status == apierr.StatusClientClosed {
+		x.Entry.ReplyText = ""
+	}
+	x.Entry.Duration = rt.Now().Sub(x.Entry.Time)
+	rt.Record(x.Entry)
+}
+
+// ClientGone is the journal's record of a request whose client left while
+// its reply was held back. The client never reads it.
+func ClientGone() *apierr.Error {
+	return apierr.ClientClosed("The client closed the request before the reply was delivered.")
+}
+
+// supersedeWriteGrace is how long a request whose session was deleted may
+// still write: enough for a 409 or the rest of an answer to a client that
+// reads, not for one that never does.
+const supersedeWriteGrace = 500 * time.Millisecond
+
+// interrupt ends the reads and writes of the request w answers, once its
+// session is deleted: a body still being sent stops at once, and a client
+// that does not read its answer holds the handler for supersedeWriteGrace at
+// most. The runtime calls it from Retire, and never once the request has
+// ended (see runtime.Begin), so it never touches a connection that serves
+// another request by then. Deadlines are all net/http offers here; a writer
+// that does not support them (an in-memory transport) has no connection to
+// hold.
+func interrupt(w http.ResponseWriter) {
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Now().Add(-time.Second))
+	rc.SetWriteDeadline(time.Now().Add(supersedeWriteGrace))
+}
+
+// supersede answers a request whose session was deleted: 409, and the
+// reserved reply goes back, though nobody will take it.
+func supersede(w http.ResponseWriter, res provider.Response, render Renderer) {
+	if res.Reservation != nil {
+		res.Reservation.Rollback()
+	}
+	WriteError(w, apierr.RequestSuperseded(), 0, render)
+}
+
+func superseded(ctx context.Context) bool {
+	return errors.Is(context.Cause(ctx), runtime.ErrSuperseded)
+}
+
+// withSessionHint explains a wrong key at the default runtime. Its key is
+// the management key, so a provider key there almost always means that the
+// client was built without the session's HTTP client, the commonest
+// mistake of a new user: the message says so and how to fix it.
+func withSessionHint(err *apierr.Error) *apierr.Error {
+	hinted := *err
+	hinted.Message += " The request carried no session headers (" + HeaderSession + ", " + HeaderSessionKey +
+		"), so it reached the server's default runtime, whose key is the management key. " +
+		"Send the session's requests through its client: option.WithHTTPClient(sess.HTTPClient()) for the OpenAI and Anthropic SDKs, " +
+		"or sess.WrapClient(yourClient)."
+	return &hinted
+}

@@ -1,0 +1,106 @@
+package openai
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/llmtestserver/llmtestserver/internal/apierr"
+	"github.com/llmtestserver/llmtestserver/internal/httpx"
+	"github.com/llmtestserver/llmtestserver/internal/provider"
+)
+
+// Codec is OpenAI's wire format on the provider seam: Chat Completions,
+// the Responses API, embeddings and the model catalog, under /v1.
+type Codec struct{}
+
+var _ provider.Codec = Codec{}
+
+// Name implements provider.Codec.
+func (Codec) Name() string { return "openai" }
+
+// BasePath implements provider.Codec: the SDKs take the server's root
+// plus /v1 as their base URL.
+func (Codec) BasePath() string { return "/v1" }
+
+// Routes implements provider.Codec.
+func (Codec) Routes() []provider.Route {
+	return []provider.Route{
+		{Method: http.MethodPost, Path: "/v1/chat/completions", Serve: serveChat},
+		{Method: http.MethodPost, Path: "/v1/embeddings", Serve: serveEmbeddings},
+		{Method: http.MethodPost, Path: "/v1/responses", Serve: serveResponses},
+		{Path: "/v1/responses/", Serve: serveResponseByID},
+		{Method: http.MethodGet, Path: "/v1/models", Serve: serveModels},
+		{Method: http.MethodGet, Path: "/v1/models/", Serve: serveModel},
+	}
+}
+
+// Claims implements provider.Codec: OpenAI's is the format of every
+// request that no other codec claims.
+func (Codec) Claims(*http.Request) bool { return true }
+
+// APIKey implements provider.Codec: OpenAI's SDKs send the key as a
+// bearer token.
+func (Codec) APIKey(h http.Header) (string, bool) {
+	token, found := strings.CutPrefix(h.Get("Authorization"), "Bearer ")
+	return token, found && token != ""
+}
+
+// AuthError implements provider.Codec.
+func (Codec) AuthError(missing bool, key string) *apierr.Error {
+	if missing {
+		return MissingAPIKey()
+	}
+	return InvalidAPIKey(key)
+}
+
+// Resolve implements provider.Codec.
+func (Codec) Resolve(e *apierr.Error) *apierr.Error { return Resolve(e) }
+
+// RenderError implements provider.Codec.
+func (Codec) RenderError(e *apierr.Error, _ uint64) (int, any) {
+	e = Resolve(e)
+	return e.Status, Envelope(e)
+}
+
+// SetHeaders implements provider.Codec with the headers the real API sends
+// on every response.
+func (Codec) SetHeaders(h http.Header, serial uint64, elapsed time.Duration) {
+	h.Set("X-Request-Id", fmt.Sprintf("req_%032x", serial))
+	h.Set("Openai-Version", "2020-10-01")
+	h.Set("Openai-Processing-Ms", strconv.FormatInt(elapsed.Milliseconds(), 10))
+}
+
+// Catalog implements provider.Codec.
+func (Codec) Catalog() []string { return CatalogIDs() }
+
+// ModelNotFound implements provider.Codec.
+func (Codec) ModelNotFound(model string, served []string, allowList bool) *apierr.Error {
+	return ModelNotFound(model, served, allowList)
+}
+
+// readBody reads x's body, answering one that broke off as the real API
+// answers a body that is not JSON.
+func readBody(x *provider.Exchange) ([]byte, *Error) {
+	body, err := x.ReadBody()
+	if httpx.IsBodyUnreadable(err) {
+		return nil, InvalidJSON()
+	}
+	return body, err
+}
+
+func serveModels(x *provider.Exchange) provider.Response {
+	return provider.Response{JSON: Models(x.Models())}
+}
+
+// serveModel serves GET /v1/models/{id}.
+func serveModel(x *provider.Exchange) provider.Response {
+	id := strings.TrimPrefix(x.Request.URL.Path, "/v1/models/")
+	x.Entry.Model = id
+	if !x.Serves(id) {
+		return provider.Response{Err: x.Codec.ModelNotFound(id, x.Models(), len(x.Runtime.Settings().Models) > 0)}
+	}
+	return provider.Response{JSON: Models([]string{id}).Data[0]}
+}

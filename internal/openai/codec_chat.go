@@ -1,0 +1,90 @@
+package openai
+
+import (
+	"github.com/llmtestserver/llmtestserver/internal/answer"
+	"github.com/llmtestserver/llmtestserver/internal/apierr"
+	"github.com/llmtestserver/llmtestserver/internal/provider"
+	"github.com/llmtestserver/llmtestserver/internal/runtime"
+	"github.com/llmtestserver/llmtestserver/internal/tokens"
+	"github.com/llmtestserver/llmtestserver/scenario"
+)
+
+// serveChat serves POST /v1/chat/completions.
+func serveChat(x *provider.Exchange) provider.Response {
+	body, err := readBody(x)
+	if err != nil {
+		return provider.Response{Err: err}
+	}
+	req, err := DecodeChatRequest(body)
+	if err != nil {
+		return provider.Response{Err: err}
+	}
+	norm := req.Normalize()
+	res, reply, refused := find(x, norm)
+	if refused != nil {
+		return *refused
+	}
+	if reply.Error != nil {
+		// A failure inside the stream: a 200 whose only event is the error.
+		e := Resolve(apierr.Scripted(reply.Error))
+		x.Entry.ErrorCode = e.JournalCode()
+		event := ErrorEvent(e)
+		return provider.Response{SSE: &SSE{Body: event, Ends: []int{len(event)}}, Reservation: res}
+	}
+	segments, serr := promptSegments(x.Ctx, norm)
+	a := answer.Build(x, norm, &reply, answer.Spec{
+		ID:         x.Runtime.NewID("chatcmpl-", 29),
+		ToolCallID: func() string { return x.Runtime.NewID("call_", 24) },
+		Choices:    req.Choices(),
+		Prompt:     chatPrompt(x.Runtime, norm, segments, serr),
+	})
+	ca := chatAnswer(a, req.Choices(), reply.FinishReason)
+	if !req.Stream {
+		return provider.Response{JSON: ca.Completion(), Reservation: res}
+	}
+	stream := x.Runtime.Settings().Stream
+	split := func(s string) []string { p, _ := tokens.SplitContext(x.Ctx, req.Model, s); return p }
+	return provider.Response{SSE: ca.Stream(split, stream.TokensPerChunk, req.IncludeUsage()), Pacing: stream, Reservation: res}
+}
+
+// find finds the reply to a conversational request, as answer.Find does,
+// and refuses as the real API does a model that is no chat model.
+func find(x *provider.Exchange, norm *scenario.Request) (*runtime.Reservation, scenario.Reply, *provider.Response) {
+	answer.RecordRequest(x, norm)
+	if !x.Serves(norm.Model) {
+		return nil, scenario.Reply{}, &provider.Response{Err: answer.ModelNotFound(x, norm.Model)}
+	}
+	if info, ok := LookupModel(norm.Model); ok && info.Kind != KindChat && info.Kind != KindReasoning {
+		return nil, scenario.Reply{}, &provider.Response{Err: NotAChatModel(x.Request.URL.Path)}
+	}
+	return answer.Reserve(x, norm)
+}
+
+// chatAnswer renders a neutral answer as a chat answer with n choices.
+// finish is the reply's own finish reason: a scripted one is sent as the
+// script says it, in OpenAI's words.
+func chatAnswer(a *provider.Answer, n int, scripted string) *ChatAnswer {
+	ca := &ChatAnswer{ID: a.ID, Created: a.Created.Unix(), Model: a.Model, N: n,
+		Text: a.Text, Refusal: a.Refusal, ToolCalls: a.ToolCalls, Usage: usageOf(a.Usage)}
+	if scripted != "" {
+		ca.FinishReason = finishReason(a.Finish)
+	}
+	return ca
+}
+
+// finishReason is OpenAI's word for a finish kind. OpenAI has no finish
+// reason for a refusal: the real API stops a refused answer with "stop".
+func finishReason(k scenario.FinishKind) string {
+	if k == scenario.FinishRefusal {
+		return "stop"
+	}
+	return k
+}
+
+// usageOf is a neutral usage in Chat Completions' words.
+func usageOf(u provider.Usage) Usage {
+	out := NewUsage(u.Input, u.Output)
+	out.PromptTokensDetails.CachedTokens = u.CacheRead
+	out.CompletionTokensDetails.ReasoningTokens = u.Reasoning
+	return out
+}

@@ -1,0 +1,50 @@
+package openai
+
+import (
+	"github.com/llmtestserver/llmtestserver/internal/answer"
+	"github.com/llmtestserver/llmtestserver/internal/httpx"
+	"github.com/llmtestserver/llmtestserver/internal/provider"
+	"github.com/llmtestserver/llmtestserver/scenario"
+)
+
+// serveEmbeddings serves POST /v1/embeddings: deterministic vectors computed
+// from each input, unless a scenario that names the embeddings endpoint
+// scripts them.
+func serveEmbeddings(x *provider.Exchange) provider.Response {
+	body, err := readBody(x)
+	if err != nil {
+		return provider.Response{Err: err}
+	}
+	// Counting the inputs stops when the client leaves (the error is then
+	// journaled as 499) or the session is deleted (superseded, not
+	// journaled).
+	req, err := DecodeEmbeddingsRequest(x.Ctx, body)
+	if err != nil {
+		return provider.Response{Err: err}
+	}
+	inputs := req.Inputs()
+	norm := &scenario.Request{Endpoint: scenario.EndpointEmbeddings, Model: req.Model, User: req.User,
+		Messages: make([]scenario.Message, len(inputs))}
+	for i, in := range inputs {
+		norm.Messages[i] = scenario.Message{Role: "user", Content: in}
+	}
+	x.Entry.Model, x.Entry.UserText = req.Model, norm.LastUserText()
+	if !x.Serves(req.Model) {
+		return provider.Response{Err: answer.ModelNotFound(x, req.Model)}
+	}
+	vectors := req.Vectors()
+	res := x.Runtime.ReserveScripted(norm, x.Request.Header.Get(httpx.HeaderConversation))
+	if res == nil {
+		return provider.Response{JSON: NewEmbeddingList(vectors, req.Model, req.EncodingFormat, req.PromptTokens())}
+	}
+	x.Entry.Scenario = res.Scenario
+	x.Entry.Conversation, x.Entry.Generation, x.Entry.Turn = norm.Conversation, norm.Generation, norm.Turn
+	reply, refused := answer.Settle(x, res, norm)
+	if refused != nil {
+		return *refused
+	}
+	for i := range min(len(vectors), len(reply.Vectors)) {
+		vectors[i] = reply.Vectors[i]
+	}
+	return provider.Response{JSON: NewEmbeddingList(vectors, req.Model, req.EncodingFormat, req.PromptTokens()), Reservation: res}
+}
