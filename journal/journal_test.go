@@ -168,3 +168,30 @@ func TestFrozenJournalNeverChanges(t *testing.T) {
 		t.Errorf("frozen journal holds %+v, want the one entry recorded before Freeze", entries)
 	}
 }
+
+// The provider, the neutral usage and the ignored fields travel through the
+// admin API's JSON and back.
+func TestEntryJSONCarriesProviderAndUsage(t *testing.T) {
+	in := journal.Entry{Seq: 1, Provider: "anthropic", Method: "POST", Path: "/v1/messages", Status: 200,
+		Usage:   &journal.Usage{Input: 2000, CacheRead: 1500, CacheWrite: 300, Output: 12, Reasoning: 4},
+		Ignored: []string{"speed"}}
+	b, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"provider":"anthropic"`, `"usage":{"input":2000,"cache_read":1500,"cache_write":300,"output":12,"reasoning":4}`, `"ignored_fields":["speed"]`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("%s lacks %s", b, want)
+		}
+	}
+	var out journal.Entry
+	if err := json.Unmarshal(b, &out); err != nil || out.Provider != in.Provider || *out.Usage != *in.Usage || out.Ignored[0] != "speed" {
+		t.Errorf("round trip: %+v %v", out, err)
+	}
+	j := journal.New(10, 1<<20)
+	j.Record(in)
+	in.Usage.Input = 1
+	if last, _ := j.Last(); last.Usage.Input != 2000 {
+		t.Error("the journal shares the recorded entry's usage")
+	}
+}

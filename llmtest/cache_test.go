@@ -44,9 +44,18 @@ func TestPromptCachingAcrossTurns(t *testing.T) {
 	if u3 := ask("another-key"); u3.PromptTokensDetails.CachedTokens != 0 {
 		t.Errorf("a new prompt_cache_key: cached %d, want 0", u3.PromptTokensDetails.CachedTokens)
 	}
-	for _, e := range sess.Journal().Entries()[:2] {
+	entries := sess.Journal().Entries()
+	for _, e := range entries[:2] {
 		if e.PromptCacheKey != "agent-7" {
 			t.Errorf("journal prompt_cache_key = %q, want agent-7", e.PromptCacheKey)
+		}
+	}
+	// The journal tells the same in the words of every provider.
+	for i, want := range []openai.CompletionUsage{u1, u2} {
+		e := entries[i]
+		if e.Provider != "openai" || e.Usage == nil || e.Usage.Input != int(want.PromptTokens) ||
+			e.Usage.CacheRead != int(want.PromptTokensDetails.CachedTokens) || e.Usage.Output != int(want.CompletionTokens) {
+			t.Errorf("journal entry %d: provider %q usage %+v, want openai with the answer's usage %+v", i+1, e.Provider, e.Usage, want)
 		}
 	}
 }

@@ -125,6 +125,11 @@ func (b *Builder) CallsTool(name, arguments string) *Builder {
 	return b.Reply(CallTool(name, arguments))
 }
 
+// ThinksThenResponds adds a text reply preceded by the model's reasoning.
+func (b *Builder) ThinksThenResponds(thinking, text string) *Builder {
+	return b.Reply(Think(thinking, text))
+}
+
 // Refuses queues a refusal.
 func (b *Builder) Refuses(message string) *Builder { return b.Reply(Refuse(message)) }
 

@@ -145,6 +145,10 @@ func JSON(v any) Reply {
 // Vectors answers an embeddings request with these vectors, one per input.
 func Vectors(vectors ...[]float32) Reply { return Reply{Vectors: vectors} }
 
+// Think is a text reply preceded by the model's reasoning, which
+// Anthropic's codec renders as a thinking block with its signature.
+func Think(thinking, text string) Reply { return Reply{Thinking: thinking, Text: text} }
+
 // Refuse answers with a refusal.
 func Refuse(message string) Reply { return Reply{Refusal: message} }
 
@@ -181,6 +185,9 @@ func (r *Reply) Validate() error {
 	}
 	if kinds > 1 || kinds == 1 && (r.Text != "" || len(r.ToolCalls) > 0) {
 		return errors.New("kind: a reply is one of text (with optional tool_calls), json, refusal, vectors, error or a Go function")
+	}
+	if r.Thinking != "" && (r.Error != nil || r.Vectors != nil || r.Func != nil) {
+		return errors.New("thinking: accompanies a text, tool_calls, json or refusal reply")
 	}
 	if r.Delay < 0 || r.Delay > MaxDelay {
 		return fmt.Errorf("delay_ms: must be between 0 and %d (%v)", MaxDelay.Milliseconds(), MaxDelay)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -258,5 +259,41 @@ func TestBuilderTimesRepeatWhen(t *testing.T) {
 	}
 	if !s.Repeat || !s.PerConversation || len(s.Match.All) != 2 || s.Match.All[0].Endpoint != scenario.EndpointChatCompletions {
 		t.Errorf("updates gave %+v", s)
+	}
+}
+
+func TestNeutralKinds(t *testing.T) {
+	for reason, want := range map[string]scenario.FinishKind{"end_turn": "stop", "max_tokens": "length", "tool_use": "tool_calls", "refusal": "refusal", "stop": "stop"} {
+		if got, ok := scenario.NormalizeFinish(reason); !ok || got != want {
+			t.Errorf("NormalizeFinish(%q) = %q %v, want %q", reason, got, ok, want)
+		}
+	}
+	if _, ok := scenario.NormalizeFinish("pause_turn"); ok {
+		t.Error("pause_turn is no finish kind")
+	}
+	ok := scenario.Reply{Error: &scenario.Error{Kind: scenario.ErrorOverloaded}}
+	if err := ok.Validate(); err != nil {
+		t.Errorf("a kind without a status is refused: %v", err)
+	}
+	bad := scenario.Reply{Error: &scenario.Error{Kind: "melted"}}
+	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), "error.kind") {
+		t.Errorf("an unknown kind: %v", err)
+	}
+	none := scenario.Reply{Error: &scenario.Error{}}
+	if err := none.Validate(); err == nil || !strings.Contains(err.Error(), "error.status") {
+		t.Errorf("an error with neither kind nor status: %v", err)
+	}
+	thinking := scenario.Reply{Thinking: "hmm", Error: &scenario.Error{Status: 500}}
+	if err := thinking.Validate(); err == nil || !strings.Contains(err.Error(), "thinking") {
+		t.Errorf("thinking on an error reply: %v", err)
+	}
+	var back scenario.Reply
+	b, _ := json.Marshal(scenario.Think("let me see", "42"))
+	if err := json.Unmarshal(b, &back); err != nil || back.Thinking != "let me see" || back.Text != "42" {
+		t.Errorf("thinking does not round-trip through %s: %+v %v", b, back, err)
+	}
+	if scenario.KindOfStatus(529) != scenario.ErrorOverloaded || scenario.KindOfStatus(418) != scenario.ErrorInvalidRequest ||
+		scenario.KindOfStatus(502) != scenario.ErrorServer {
+		t.Error("KindOfStatus maps 529, 418 or 502 wrongly")
 	}
 }

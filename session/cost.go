@@ -102,7 +102,7 @@ func matchCost(m *scenario.Match) int64 {
 // replyCost is what r costs: its slot in its scenario's replies and
 // everything it points to.
 func replyCost(r *scenario.Reply) int64 {
-	n := slotFactor*replyBytes + stringCost(r.Text) + stringCost(r.Refusal) + stringCost(string(r.JSON)) +
+	n := slotFactor*replyBytes + stringCost(r.Text) + stringCost(r.Refusal) + stringCost(r.Thinking) + stringCost(string(r.JSON)) +
 		stringCost(r.FinishReason) + stringCost(r.Model)
 	if len(r.ToolCalls) > 0 {
 		n += allocOverhead
@@ -111,7 +111,7 @@ func replyCost(r *scenario.Reply) int64 {
 		n += slotFactor*toolCallBytes + stringCost(c.ID) + stringCost(c.Name) + stringCost(c.Arguments)
 	}
 	if e := r.Error; e != nil {
-		n += errorBytes + allocOverhead + stringCost(e.Code) + stringCost(e.Type) + stringCost(e.Param) + stringCost(e.Message)
+		n += errorBytes + allocOverhead + stringCost(string(e.Kind)) + stringCost(e.Code) + stringCost(e.Type) + stringCost(e.Param) + stringCost(e.Message)
 		if e.Headers != nil {
 			n += mapEntryBytes * 4 // the map itself
 		}

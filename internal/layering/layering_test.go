@@ -1,0 +1,163 @@
+// Package layering_test checks the dependency rule of the repository (see
+// ARCHITECTURE.md): the neutral packages import no codec, the core knows
+// no provider, and no codec imports another.
+package layering_test
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/llmtestserver/llmtestserver"
+
+// codecs are the packages that speak one provider's wire format.
+var codecs = []string{"internal/openai", "internal/anthropic"}
+
+// neutral are the packages that must not reach a codec, even through
+// another package.
+var neutral = []string{"scenario", "journal", "internal/runtime", "internal/apierr", "internal/provider",
+	"internal/answer", "internal/httpx", "internal/admin", "internal/tokens", "internal/jsonschema"}
+
+// ours lists what scenario and journal may import of this module: nothing.
+var leaves = []string{"scenario", "journal"}
+
+// graph maps each package of the module (its path under the module) to
+// the packages of the module its non-test files import.
+type graph map[string][]string
+
+// loadGraph parses the imports of every package under root.
+func loadGraph(t *testing.T, root string) graph {
+	t.Helper()
+	g := graph{}
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" ||
+				fileExists(filepath.Join(path, "go.mod"))) {
+				return filepath.SkipDir // another module, or not Go
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(path))
+		pkg := filepath.ToSlash(rel)
+		if _, ok := g[pkg]; !ok {
+			g[pkg] = nil
+		}
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if dep, ok := strings.CutPrefix(p, module+"/"); ok && !slices.Contains(g[pkg], dep) {
+				g[pkg] = append(g[pkg], dep)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// reach returns every package pkg imports, directly or not, each with the
+// shortest path through which it does.
+func (g graph) reach(pkg string) map[string][]string {
+	paths := map[string][]string{}
+	queue := [][]string{{pkg}}
+	for len(queue) > 0 {
+		via := queue[0]
+		queue = queue[1:]
+		for _, dep := range g[via[len(via)-1]] {
+			if _, seen := paths[dep]; seen || dep == pkg {
+				continue
+			}
+			route := append(slices.Clone(via), dep)
+			paths[dep] = route
+			queue = append(queue, route)
+		}
+	}
+	return paths
+}
+
+// violations lists every break of the dependency rule in g.
+func (g graph) violations() []string {
+	var out []string
+	for _, pkg := range neutral {
+		for dep, via := range g.reach(pkg) {
+			if slices.Contains(codecs, dep) {
+				out = append(out, pkg+" reaches the codec "+dep+" through "+strings.Join(via, " -> "))
+			}
+		}
+	}
+	for _, pkg := range leaves {
+		for _, dep := range g[pkg] {
+			out = append(out, pkg+" imports "+dep+"; it may import nothing of this module")
+		}
+	}
+	for _, c := range codecs {
+		for dep, via := range g.reach(c) {
+			if slices.Contains(codecs, dep) && dep != c {
+				out = append(out, "the codec "+c+" reaches the codec "+dep+" through "+strings.Join(via, " -> "))
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestDependencyRule(t *testing.T) {
+	g := loadGraph(t, filepath.Join("..", ".."))
+	for _, pkg := range append(slices.Clone(neutral), codecs...) {
+		if _, ok := g[pkg]; !ok && pkg != "internal/anthropic" {
+			t.Errorf("package %s not found: update the lists of this test", pkg)
+		}
+	}
+	for _, v := range g.violations() {
+		t.Error(v)
+	}
+}
+
+// The rule's checker finds each kind of break, so that TestDependencyRule
+// cannot pass by checking nothing.
+func TestDependencyRuleCatchesBreaks(t *testing.T) {
+	broken := graph{
+		"internal/runtime":   {"internal/tokens"},
+		"internal/tokens":    {"internal/openai"},
+		"journal":            {"scenario"},
+		"internal/anthropic": {"internal/answer", "internal/openai"},
+		"internal/openai":    {"internal/answer"},
+		"internal/answer":    {"internal/runtime"},
+	}
+	got := broken.violations()
+	want := []string{
+		"internal/answer reaches the codec internal/openai through internal/answer -> internal/runtime -> internal/tokens -> internal/openai",
+		"internal/runtime reaches the codec internal/openai through internal/runtime -> internal/tokens -> internal/openai",
+		"internal/tokens reaches the codec internal/openai through internal/tokens -> internal/openai",
+		"journal imports scenario; it may import nothing of this module",
+		"the codec internal/anthropic reaches the codec internal/openai through internal/anthropic -> internal/openai",
+	}
+	for _, w := range want {
+		if !slices.Contains(got, w) {
+			t.Errorf("missing violation %q in %q", w, got)
+		}
+	}
+}
