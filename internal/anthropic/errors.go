@@ -97,7 +97,7 @@ type envelope struct {
 	RequestID string    `json:"request_id,omitempty"`
 }
 
-func body(e *apierr.Error, typ string) errorBody {
+func errorBodyOf(e *apierr.Error, typ string) errorBody {
 	b := errorBody{Type: typ, Message: e.Message}
 	if b.Message == "" {
 		b.Message = errorTypes[typ]
@@ -112,7 +112,7 @@ func body(e *apierr.Error, typ string) errorBody {
 // "message","details"?},"request_id"} with its status.
 func Envelope(e *apierr.Error, requestID string) (int, any) {
 	status, typ := statusAndType(e)
-	return status, envelope{Type: "error", Error: body(e, typ), RequestID: requestID}
+	return status, envelope{Type: "error", Error: errorBodyOf(e, typ), RequestID: requestID}
 }
 
 // AuthError is the 401 for a request without a key (missing) or with a

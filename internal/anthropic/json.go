@@ -202,7 +202,12 @@ func invalidBody(body []byte, err error) *apierr.Error {
 	offset := int64(len(body))
 	msg := err.Error()
 	if se, ok := err.(*json.SyntaxError); ok {
+		// Go's offset is just past the offending byte; Python's "char" is
+		// the byte itself, or the end of the input when it ran out.
 		offset = se.Offset
+		if offset > 0 && offset <= int64(len(body)) && !strings.Contains(msg, "end of JSON input") {
+			offset--
+		}
 	}
 	if offset > int64(len(body)) {
 		offset = int64(len(body))
