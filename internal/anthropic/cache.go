@@ -1,0 +1,229 @@
+package anthropic
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/llmtestserver/llmtestserver/internal/apierr"
+)
+
+// PromptPart is one block of the prompt in the order the API caches it:
+// each tool, then each system block, then each message's content blocks.
+// The prompt cache hashes the Keys of a prefix; the token count counts Text
+// plus Tokens.
+type PromptPart struct {
+	// Key is the block's canonical JSON (its cache_control left out, keys
+	// sorted, a string content spelled as a text block) after its section
+	// and role, so that equal prefixes hash alike and a moved breakpoint
+	// changes nothing.
+	Key string
+	// Text is what the tokenizer counts for the block.
+	Text string
+	// Tokens is a fixed count added for what has no text to count: images
+	// and binary documents (see ImageTokens, DocumentTokens).
+	Tokens int
+	// Breakpoint reports a cache_control on the block (or the top-level
+	// automatic breakpoint placed on it), and TTL its time to live.
+	Breakpoint bool
+	TTL        time.Duration
+}
+
+// Claude's tokenizer is not public, and images and PDFs are counted from
+// their pixels and pages, which a fake does not decode. These stand-ins
+// are what each counts, whatever its size: about what a 1.15-megapixel
+// image costs (Anthropic's documented tokens = width*height/750), and the
+// same for a PDF or other binary document, roughly one page.
+const (
+	ImageTokens    = 1600
+	DocumentTokens = 1600
+)
+
+// maxBreakpoints is the most cache_control blocks a request may carry.
+const maxBreakpoints = 4
+
+// PromptParts lists the request's prompt parts, tools first, with its
+// breakpoints; the top-level cache_control puts one on the last part.
+// Decode has already refused breakpoints the API refuses.
+func (r *MessagesRequest) PromptParts() []PromptPart {
+	parts, _ := r.promptParts()
+	return parts
+}
+
+// promptParts builds the parts and checks the breakpoints as the API does:
+// at most four, valid TTL order (1h before 5m), and an automatic
+// breakpoint that agrees with an explicit one on the same block.
+func (r *MessagesRequest) promptParts() ([]PromptPart, *apierr.Error) {
+	n := len(r.Tools) + len(r.System)
+	for i := range r.Messages {
+		n += len(r.Messages[i].Content)
+	}
+	parts := make([]PromptPart, 0, n)
+	paths := make([]string, 0, n)
+	add := func(p PromptPart, path string) {
+		parts = append(parts, p)
+		paths = append(paths, path)
+	}
+	for i := range r.Tools {
+		add(toolPart(&r.Tools[i]), fmt.Sprintf("tools.%d", i))
+	}
+	for i := range r.System {
+		add(blockPart("system", &r.System[i]), fmt.Sprintf("system.%d", i))
+	}
+	for i := range r.Messages {
+		m := &r.Messages[i]
+		for k := range m.Content {
+			add(blockPart(m.Role, &m.Content[k]), fmt.Sprintf("messages.%d.content.%d", i, k))
+		}
+	}
+	count := 0
+	for i := range parts {
+		if parts[i].Breakpoint {
+			count++
+		}
+	}
+	if cc := r.CacheControl; cc != nil && len(parts) > 0 {
+		last := len(parts) - 1
+		switch {
+		case !parts[last].Breakpoint:
+			parts[last].Breakpoint, parts[last].TTL = true, cc.TTL
+			paths[last] = "cache_control"
+			count++
+		case parts[last].TTL != cc.TTL:
+			// Wording of a real report.
+			return nil, invalid("cache_control", "Top-level cache_control has ttl='%s' but the target block already has cache_control with ttl='%s'",
+				ttlName(cc.TTL), ttlName(parts[last].TTL))
+		}
+	}
+	if count > maxBreakpoints {
+		// The real API's wording.
+		return nil, invalid(nthBreakpoint(parts, paths, maxBreakpoints+1), "A maximum of %d blocks with cache_control may be provided. Found %d.", maxBreakpoints, count)
+	}
+	seen5m := false
+	for i := range parts {
+		if !parts[i].Breakpoint {
+			continue
+		}
+		if parts[i].TTL == TTL1h && seen5m {
+			path := paths[i] + ".ttl"
+			if paths[i] != "cache_control" {
+				path = paths[i] + ".cache_control.ttl"
+			}
+			// The real API's wording.
+			return nil, invalid(path, "%s: a ttl='1h' cache_control block must not come after a ttl='5m' cache_control block. Note that blocks are processed in the following order: `tools`, `system`, `messages`.", path)
+		}
+		seen5m = seen5m || parts[i].TTL == TTL5m
+	}
+	return parts, nil
+}
+
+func nthBreakpoint(parts []PromptPart, paths []string, n int) string {
+	for i := range parts {
+		if parts[i].Breakpoint {
+			if n--; n == 0 {
+				return paths[i]
+			}
+		}
+	}
+	return ""
+}
+
+func ttlName(d time.Duration) string {
+	if d == TTL1h {
+		return "1h"
+	}
+	return "5m"
+}
+
+func toolPart(t *Tool) PromptPart {
+	p := PromptPart{Key: "tool:" + canonical(t.Raw)}
+	if t.Client() {
+		p.Text = t.Name + "\n" + t.Description + "\n" + compactJSON(t.InputSchema)
+	} else {
+		p.Text = canonical(t.Raw)
+	}
+	p.setBreakpoint(t.CacheControl)
+	return p
+}
+
+func (p *PromptPart) setBreakpoint(cc *CacheControl) {
+	if cc != nil {
+		p.Breakpoint, p.TTL = true, cc.TTL
+	}
+}
+
+func blockPart(section string, b *Block) PromptPart {
+	p := PromptPart{Key: section + ":" + blockKey(b)}
+	p.setBreakpoint(b.CacheControl)
+	switch b.Type {
+	case "text", "thinking":
+		p.Text = b.Text
+	case "redacted_thinking":
+	case "tool_use":
+		p.Text = b.Name + "\n" + compactJSON(b.Input)
+	case "tool_result":
+		texts := make([]string, 0, len(b.Content))
+		for i := range b.Content {
+			inner := blockPart(section, &b.Content[i])
+			texts = append(texts, inner.Text)
+			p.Tokens += inner.Tokens
+			if inner.Breakpoint && !p.Breakpoint {
+				p.Breakpoint, p.TTL = true, inner.TTL
+			}
+		}
+		p.Text = strings.Join(texts, "\n")
+	case "image":
+		p.Tokens = ImageTokens
+	case "document":
+		var src struct {
+			Type string `json:"type"`
+			Data string `json:"data"`
+		}
+		if json.Unmarshal(b.Source, &src) == nil && src.Type == "text" {
+			p.Text = src.Data
+		} else {
+			p.Tokens = DocumentTokens
+		}
+	default:
+		p.Text = canonical(b.Raw)
+	}
+	return p
+}
+
+// blockKey is the canonical JSON of a block; a string content is keyed as
+// the text block it stands for.
+func blockKey(b *Block) string {
+	if jsonKind(b.Raw) == "string" {
+		out, _ := json.Marshal(map[string]string{"type": "text", "text": b.Text})
+		return string(out)
+	}
+	return canonical(b.Raw)
+}
+
+// canonical re-encodes a JSON object with sorted keys and without its
+// cache_control (nor those of a tool_result's content blocks).
+func canonical(raw json.RawMessage) string {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if dec.Decode(&v) != nil {
+		return string(raw)
+	}
+	if m, ok := v.(map[string]any); ok {
+		delete(m, "cache_control")
+		if inner, ok := m["content"].([]any); ok {
+			for _, c := range inner {
+				if cm, ok := c.(map[string]any); ok {
+					delete(cm, "cache_control")
+				}
+			}
+		}
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return string(raw)
+	}
+	return string(out)
+}

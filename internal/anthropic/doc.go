@@ -1,0 +1,12 @@
+// Package anthropic is the wire layer of the Anthropic Messages API as
+// anthropic-sdk-go v2 speaks it: it decodes and validates request bodies the
+// way the real API refuses them, turns them into scenario.Request, lists the
+// prompt parts the token count and the prompt cache work on, and renders
+// answers (JSON and event streams), errors, the model catalog and the
+// response headers. It knows no HTTP routes and no session state; the codec
+// that wires it into the server does.
+//
+// Validation messages follow the real API's where they could be checked in
+// public reports (they are quoted in the tests); where the wording is
+// inferred, a comment at the message says so.
+package anthropic

@@ -1,0 +1,119 @@
+package anthropic
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// MessagesRequest is the body of POST /v1/messages (and, without max_tokens,
+// of POST /v1/messages/count_tokens) as DecodeMessages has read and checked
+// it. Fields the server does not use are kept raw or only named in Unknown.
+type MessagesRequest struct {
+	Model string
+	// MaxTokens is nil when the body has no max_tokens; 0 is legal (it
+	// pre-warms the prompt cache without generating).
+	MaxTokens *int64
+	// System holds the system prompt as text blocks; a string system is
+	// one block without cache_control.
+	System   []Block
+	Messages []Message
+	Tools    []Tool
+	// ToolChoice is nil when the body has none.
+	ToolChoice    *ToolChoice
+	StopSequences []string
+	// UserID is metadata.user_id; HasMetadata reports whether metadata was
+	// sent at all.
+	UserID      string
+	HasMetadata bool
+	// Thinking is nil when the body has none.
+	Thinking *Thinking
+	// OutputConfig is the raw output_config object, nil when absent.
+	OutputConfig json.RawMessage
+	// Format is output_config.format's JSON schema, nil when absent.
+	Format      json.RawMessage
+	ServiceTier string
+	// CacheControl is the top-level "automatic" breakpoint, nil when absent.
+	CacheControl *CacheControl
+	Stream       bool
+	// Unknown names the top-level fields the server does not know, sorted,
+	// so that the journal can record what a newer SDK sent.
+	Unknown []string
+}
+
+// Message is one element of messages. Role is "user", "assistant" or, as
+// the v2 API models it, "system". A string content is one text block with
+// ContentString set.
+type Message struct {
+	Role          string
+	Content       []Block
+	ContentString bool
+}
+
+// Block is one content block. Type discriminates; the fields of other
+// types are zero. Blocks of types the server does not read are kept with
+// Type and Raw only.
+type Block struct {
+	Type string
+	// Text is a text block's text, or a thinking block's thinking.
+	Text string
+	// Signature is a thinking block's signature; Data a redacted_thinking
+	// block's data.
+	Signature, Data string
+	// ID, Name and Input are a tool_use block's (Input is a JSON object).
+	ID, Name string
+	Input    json.RawMessage
+	// ToolUseID, Content, ContentString and IsError are a tool_result
+	// block's; a string content is one text block.
+	ToolUseID     string
+	Content       []Block
+	ContentString bool
+	IsError       bool
+	// Source is an image or document block's source object.
+	Source       json.RawMessage
+	CacheControl *CacheControl
+	// Raw is the block as sent.
+	Raw json.RawMessage
+}
+
+// Tool is one element of tools: a client tool (Type "" or "custom") with an
+// input schema, or a server tool with a dated type (web_search_20250305),
+// kept raw.
+type Tool struct {
+	Type         string
+	Name         string
+	Description  string
+	InputSchema  json.RawMessage
+	CacheControl *CacheControl
+	Raw          json.RawMessage
+}
+
+// Client reports whether t is a client tool, one whose calls the caller
+// answers with tool_result blocks.
+func (t *Tool) Client() bool { return t.Type == "" || t.Type == "custom" }
+
+// ToolChoice is tool_choice: Type is auto, any, tool or none; Name is the
+// forced tool's.
+type ToolChoice struct {
+	Type                   string
+	Name                   string
+	DisableParallelToolUse bool
+}
+
+// Thinking is the thinking config: Type enabled (with BudgetTokens),
+// disabled or adaptive.
+type Thinking struct {
+	Type         string
+	BudgetTokens int64
+}
+
+// CacheControl is a cache_control breakpoint: type ephemeral, with a TTL of
+// five minutes unless "1h" was asked for.
+type CacheControl struct {
+	TTL time.Duration
+}
+
+// TTLs the API accepts.
+const (
+	TTL5m = 5 * time.Minute
+	TTL1h = time.Hour
+)

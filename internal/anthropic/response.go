@@ -1,0 +1,122 @@
+package anthropic
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/llmtestserver/llmtestserver/internal/provider"
+	"github.com/llmtestserver/llmtestserver/scenario"
+)
+
+// message is a Message as the API sends it, fields in its order.
+type message struct {
+	ID           string  `json:"id"`
+	Type         string  `json:"type"`
+	Role         string  `json:"role"`
+	Model        string  `json:"model"`
+	Content      []any   `json:"content"`
+	StopReason   *string `json:"stop_reason"`
+	StopSequence *string `json:"stop_sequence"`
+	Usage        usage   `json:"usage"`
+}
+
+type usage struct {
+	InputTokens              int           `json:"input_tokens"`
+	CacheCreationInputTokens int           `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int           `json:"cache_read_input_tokens"`
+	CacheCreation            cacheCreation `json:"cache_creation"`
+	OutputTokens             int           `json:"output_tokens"`
+	ServiceTier              string        `json:"service_tier"`
+}
+
+type cacheCreation struct {
+	Ephemeral5m int `json:"ephemeral_5m_input_tokens"`
+	Ephemeral1h int `json:"ephemeral_1h_input_tokens"`
+}
+
+type textBlock struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+type thinkingBlock struct {
+	Type      string `json:"type"`
+	Thinking  string `json:"thinking"`
+	Signature string `json:"signature"`
+}
+
+type toolUseBlock struct {
+	Type  string          `json:"type"`
+	ID    string          `json:"id"`
+	Name  string          `json:"name"`
+	Input json.RawMessage `json:"input"`
+}
+
+// usageOf names the neutral counts Anthropic's way: input_tokens are only
+// the uncached tokens after the last breakpoint.
+func usageOf(u provider.Usage) usage {
+	out := usage{
+		InputTokens:              max(u.Input-u.CacheRead-u.CacheWrite, 0),
+		CacheCreationInputTokens: u.CacheWrite,
+		CacheReadInputTokens:     u.CacheRead,
+		CacheCreation:            cacheCreation{Ephemeral5m: max(u.CacheWrite-u.CacheWrite1h, 0), Ephemeral1h: u.CacheWrite1h},
+		OutputTokens:             u.Output,
+		ServiceTier:              "standard",
+	}
+	return out
+}
+
+// stopReason is the finish kind in Anthropic's words; a stop on one of the
+// request's stop_sequences is "stop_sequence", and a refusal or a filtered
+// answer is "refusal".
+func stopReason(a *provider.Answer, stopSequence string) (reason string, seq *string) {
+	switch {
+	case a.Refusal != "" || a.Finish == scenario.FinishRefusal || a.Finish == scenario.FinishContentFilter:
+		return "refusal", nil
+	case a.Finish == scenario.FinishLength:
+		return "max_tokens", nil
+	case a.Finish == scenario.FinishToolCalls:
+		return "tool_use", nil
+	case stopSequence != "":
+		return "stop_sequence", &stopSequence
+	}
+	return "end_turn", nil
+}
+
+// visibleText is the text block's text: the answer's, or its refusal.
+func visibleText(a *provider.Answer) string {
+	if a.Refusal != "" {
+		return a.Refusal
+	}
+	return a.Text
+}
+
+// toolInput is a call's arguments as the input object: compact, and {}
+// when empty or not an object.
+func toolInput(args string) json.RawMessage {
+	var b bytes.Buffer
+	if json.Compact(&b, []byte(args)) != nil || jsonKind(b.Bytes()) != "object" {
+		return json.RawMessage("{}")
+	}
+	return b.Bytes()
+}
+
+// NewMessage renders a as the JSON body of a non-streamed reply;
+// stopSequence is the stop sequence the answer ended on, if any.
+func NewMessage(a *provider.Answer, stopSequence string) any {
+	reason, seq := stopReason(a, stopSequence)
+	m := message{ID: a.ID, Type: "message", Role: "assistant", Model: a.Model, Content: []any{},
+		StopReason: &reason, StopSequence: seq, Usage: usageOf(a.Usage)}
+	if a.Thinking != "" {
+		m.Content = append(m.Content, thinkingBlock{Type: "thinking", Thinking: a.Thinking, Signature: a.ThinkingSignature})
+	}
+	if t := visibleText(a); t != "" {
+		m.Content = append(m.Content, textBlock{Type: "text", Text: t})
+	}
+	if a.Refusal == "" {
+		for _, c := range a.ToolCalls {
+			m.Content = append(m.Content, toolUseBlock{Type: "tool_use", ID: c.ID, Name: c.Name, Input: toolInput(c.Arguments)})
+		}
+	}
+	return m
+}

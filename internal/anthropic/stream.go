@@ -1,0 +1,279 @@
+package anthropic
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"sort"
+
+	"github.com/llmtestserver/llmtestserver/internal/apierr"
+	"github.com/llmtestserver/llmtestserver/internal/provider"
+)
+
+// stream is an answer as the API streams it: message_start, ping, each
+// content block (content_block_start, its deltas, content_block_stop),
+// message_delta and message_stop. Events are rendered when written, from
+// chunk offsets into the answer's text, so a long answer in small chunks
+// never sits in memory as bytes.
+type stream struct {
+	a      *provider.Answer
+	reason string
+	seq    *string
+	blocks []streamBlock
+	// first[b] is the index of block b's content_block_start event.
+	first []int
+	n     int
+}
+
+// streamBlock is one content block: its kind, the text its deltas carry
+// (thinking, text, or the tool input's JSON), and the offsets that cut it
+// into chunks (off[k]..off[k+1] is delta k).
+type streamBlock struct {
+	kind     string
+	text     string
+	off      []int
+	id, name string
+}
+
+// deltas is the number of delta events of b: its chunks, and for a
+// thinking block the signature.
+func (b *streamBlock) deltas() int {
+	n := len(b.off) - 1
+	if b.kind == "thinking" {
+		n++
+	}
+	return n
+}
+
+// NewStream renders a as an event stream. split cuts a text into its
+// tokens (concatenated, they must give the text back), and each delta
+// carries tokensPerChunk of them; tool input JSON is cut the same way.
+func NewStream(a *provider.Answer, split func(string) []string, tokensPerChunk int) provider.EventStream {
+	if tokensPerChunk < 1 {
+		tokensPerChunk = 1
+	}
+	s := &stream{a: a}
+	s.reason, s.seq = stopReason(a, "")
+	if a.Thinking != "" {
+		s.blocks = append(s.blocks, streamBlock{kind: "thinking", text: a.Thinking, off: chunkOffsets(a.Thinking, split, tokensPerChunk)})
+	}
+	if t := visibleText(a); t != "" {
+		s.blocks = append(s.blocks, streamBlock{kind: "text", text: t, off: chunkOffsets(t, split, tokensPerChunk)})
+	}
+	if a.Refusal == "" {
+		for _, c := range a.ToolCalls {
+			in := string(toolInput(c.Arguments))
+			if in == "{}" {
+				in = ""
+			}
+			s.blocks = append(s.blocks, streamBlock{kind: "tool_use", text: in, off: chunkOffsets(in, split, tokensPerChunk), id: c.ID, name: c.Name})
+		}
+	}
+	s.n = 2
+	for i := range s.blocks {
+		s.first = append(s.first, s.n)
+		s.n += 2 + s.blocks[i].deltas()
+	}
+	s.n += 2
+	return s
+}
+
+// NewStreamWithStop is NewStream for an answer that ended on one of the
+// request's stop sequences.
+func NewStreamWithStop(a *provider.Answer, stopSequence string, split func(string) []string, tokensPerChunk int) provider.EventStream {
+	s := NewStream(a, split, tokensPerChunk).(*stream)
+	s.reason, s.seq = stopReason(a, stopSequence)
+	return s
+}
+
+// chunkOffsets cuts text into chunks of per tokens. Only the offsets are
+// kept; an empty text is one empty chunk (the API's first input_json_delta
+// may be empty, too). If split's tokens do not give the text back, the
+// text is one chunk.
+func chunkOffsets(text string, split func(string) []string, per int) []int {
+	if text == "" {
+		return []int{0, 0}
+	}
+	pieces := split(text)
+	off := make([]int, 0, (len(pieces)+per-1)/per+1)
+	off = append(off, 0)
+	pos := 0
+	for i, p := range pieces {
+		if pos+len(p) > len(text) || text[pos:pos+len(p)] != p {
+			return []int{0, len(text)}
+		}
+		pos += len(p)
+		if (i+1)%per == 0 && pos < len(text) {
+			off = append(off, pos)
+		}
+	}
+	if pos != len(text) {
+		return []int{0, len(text)}
+	}
+	return append(off, len(text))
+}
+
+// Len is the number of events.
+func (s *stream) Len() int { return s.n }
+
+// WriteEvent renders event i and writes it.
+func (s *stream) WriteEvent(w io.Writer, i int) error {
+	name, data := s.event(i)
+	return writeEvent(w, name, data)
+}
+
+// writeEvent frames one event: "event: <name>", its one-line JSON, a blank
+// line. <, > and & stay literal, as the API sends them.
+func writeEvent(w io.Writer, name string, data any) error {
+	var b bytes.Buffer
+	b.Grow(64)
+	b.WriteString("event: ")
+	b.WriteString(name)
+	b.WriteString("\ndata: ")
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(data); err != nil { // Encode ends the line
+		return err
+	}
+	b.WriteByte('\n')
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+type typeOnly struct {
+	Type string `json:"type"`
+}
+
+type messageStart struct {
+	Type    string  `json:"type"`
+	Message message `json:"message"`
+}
+
+type blockStart struct {
+	Type         string `json:"type"`
+	Index        int    `json:"index"`
+	ContentBlock any    `json:"content_block"`
+}
+
+type blockDelta struct {
+	Type  string `json:"type"`
+	Index int    `json:"index"`
+	Delta any    `json:"delta"`
+}
+
+type blockStop struct {
+	Type  string `json:"type"`
+	Index int    `json:"index"`
+}
+
+type textDelta struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+type thinkingDelta struct {
+	Type     string `json:"type"`
+	Thinking string `json:"thinking"`
+}
+
+type signatureDelta struct {
+	Type      string `json:"type"`
+	Signature string `json:"signature"`
+}
+
+type inputDelta struct {
+	Type        string `json:"type"`
+	PartialJSON string `json:"partial_json"`
+}
+
+type messageDelta struct {
+	Type  string            `json:"type"`
+	Delta messageDeltaDelta `json:"delta"`
+	Usage deltaUsage        `json:"usage"`
+}
+
+type messageDeltaDelta struct {
+	StopReason   string  `json:"stop_reason"`
+	StopSequence *string `json:"stop_sequence"`
+}
+
+// deltaUsage is message_delta's usage: cumulative totals, which the SDK's
+// Accumulate writes over message_start's.
+type deltaUsage struct {
+	InputTokens              int `json:"input_tokens"`
+	CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
+	OutputTokens             int `json:"output_tokens"`
+}
+
+// event returns event i's name and data.
+func (s *stream) event(i int) (string, any) {
+	switch {
+	case i == 0:
+		u := usageOf(s.a.Usage)
+		u.OutputTokens = min(u.OutputTokens, 1) // the API reports the first token
+		return "message_start", messageStart{Type: "message_start", Message: message{ID: s.a.ID, Type: "message",
+			Role: "assistant", Model: s.a.Model, Content: []any{}, Usage: u}}
+	case i == 1:
+		return "ping", typeOnly{Type: "ping"}
+	case i == s.n-2:
+		u := usageOf(s.a.Usage)
+		return "message_delta", messageDelta{Type: "message_delta",
+			Delta: messageDeltaDelta{StopReason: s.reason, StopSequence: s.seq},
+			Usage: deltaUsage{InputTokens: u.InputTokens, CacheCreationInputTokens: u.CacheCreationInputTokens,
+				CacheReadInputTokens: u.CacheReadInputTokens, OutputTokens: u.OutputTokens}}
+	case i == s.n-1:
+		return "message_stop", typeOnly{Type: "message_stop"}
+	}
+	idx := sort.Search(len(s.first), func(k int) bool { return s.first[k] > i }) - 1
+	b := &s.blocks[idx]
+	k := i - s.first[idx]
+	switch {
+	case k == 0:
+		return "content_block_start", blockStart{Type: "content_block_start", Index: idx, ContentBlock: b.startBlock()}
+	case k == 1+b.deltas():
+		return "content_block_stop", blockStop{Type: "content_block_stop", Index: idx}
+	}
+	return "content_block_delta", blockDelta{Type: "content_block_delta", Index: idx, Delta: b.delta(k-1, s.a.ThinkingSignature)}
+}
+
+func (b *streamBlock) startBlock() any {
+	switch b.kind {
+	case "thinking":
+		return thinkingBlock{Type: "thinking"}
+	case "tool_use":
+		return toolUseBlock{Type: "tool_use", ID: b.id, Name: b.name, Input: json.RawMessage("{}")}
+	}
+	return textBlock{Type: "text"}
+}
+
+// delta is b's delta k: chunk k, or after a thinking block's chunks its
+// signature.
+func (b *streamBlock) delta(k int, signature string) any {
+	if k == len(b.off)-1 {
+		return signatureDelta{Type: "signature_delta", Signature: signature}
+	}
+	chunk := b.text[b.off[k]:b.off[k+1]]
+	switch b.kind {
+	case "thinking":
+		return thinkingDelta{Type: "thinking_delta", Thinking: chunk}
+	case "tool_use":
+		return inputDelta{Type: "input_json_delta", PartialJSON: chunk}
+	}
+	return textDelta{Type: "text_delta", Text: chunk}
+}
+
+// errorStream is a stream of one error event.
+type errorStream struct{ e *apierr.Error }
+
+// ErrorEvents is e as the API sends a failure inside a stream already
+// begun: one "error" event carrying the error envelope, without a
+// request_id (the SDK takes it from the response header).
+func ErrorEvents(e *apierr.Error) provider.EventStream { return errorStream{e} }
+
+func (s errorStream) Len() int { return 1 }
+
+func (s errorStream) WriteEvent(w io.Writer, _ int) error {
+	_, body := Envelope(s.e, "")
+	return writeEvent(w, "error", body)
+}

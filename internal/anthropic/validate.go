@@ -1,0 +1,101 @@
+package anthropic
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/llmtestserver/llmtestserver/internal/apierr"
+)
+
+// validate runs the checks that look across fields, once every field has
+// decoded: empty contents, tool_use and tool_result pairing, the thinking
+// budget against max_tokens, and the cache_control breakpoints.
+func (r *MessagesRequest) validate(messages bool) *apierr.Error {
+	for i := range r.Messages {
+		m := &r.Messages[i]
+		last := i == len(r.Messages)-1
+		if isEmpty(m) && !(last && m.Role == "assistant") {
+			// The real API's wording.
+			return invalid(fmt.Sprintf("messages.%d", i),
+				"messages.%d: all messages must have non-empty content except for the optional final assistant message", i)
+		}
+	}
+	if err := r.checkToolTurns(); err != nil {
+		return err
+	}
+	if messages && r.Thinking != nil && r.Thinking.Type == "enabled" && r.Thinking.BudgetTokens >= *r.MaxTokens {
+		// The real API's wording.
+		return invalid("max_tokens", "`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#max-tokens-and-context-window-size")
+	}
+	_, err := r.promptParts()
+	return err
+}
+
+func isEmpty(m *Message) bool {
+	if m.ContentString {
+		return m.Content[0].Text == ""
+	}
+	return len(m.Content) == 0
+}
+
+// checkToolTurns enforces that each assistant tool_use is answered by a
+// tool_result in the next message, and that each tool_result answers a
+// tool_use of the previous message, with the real API's messages.
+func (r *MessagesRequest) checkToolTurns() *apierr.Error {
+	for i := range r.Messages {
+		m := &r.Messages[i]
+		if m.Role == "user" {
+			var prev map[string]bool
+			if i > 0 && r.Messages[i-1].Role == "assistant" {
+				prev = toolUseIDs(&r.Messages[i-1])
+			}
+			for k, b := range m.Content {
+				if b.Type == "tool_result" && !prev[b.ToolUseID] {
+					path := fmt.Sprintf("messages.%d.content.%d", i, k)
+					return invalid(path, "%s: unexpected `tool_use_id` found in `tool_result` blocks: %s. Each `tool_result` block must have a corresponding `tool_use` block in the previous message.", path, b.ToolUseID)
+				}
+			}
+		}
+		if m.Role != "assistant" || i == len(r.Messages)-1 {
+			continue
+		}
+		answered := map[string]bool{}
+		for _, b := range r.Messages[i+1].Content {
+			if b.Type == "tool_result" {
+				answered[b.ToolUseID] = true
+			}
+		}
+		var unanswered []string
+		for _, b := range m.Content {
+			if b.Type == "tool_use" && !answered[b.ID] {
+				unanswered = append(unanswered, b.ID)
+			}
+		}
+		if len(unanswered) > 0 {
+			path := fmt.Sprintf("messages.%d", i)
+			return invalid(path, "%s: `tool_use` ids were found without `tool_result` blocks immediately after: %s. Each `tool_use` block must have a corresponding `tool_result` block in the next message.", path, strings.Join(unanswered, ", "))
+		}
+	}
+	return nil
+}
+
+func toolUseIDs(m *Message) map[string]bool {
+	ids := map[string]bool{}
+	for _, b := range m.Content {
+		if b.Type == "tool_use" {
+			ids[b.ID] = true
+		}
+	}
+	return ids
+}
+
+// CheckModel runs the checks that depend on the model: max_tokens against
+// the model's output limit.
+func (r *MessagesRequest) CheckModel(info ModelInfo) *apierr.Error {
+	if r.MaxTokens != nil && info.MaxOutput > 0 && *r.MaxTokens > int64(info.MaxOutput) {
+		// The real API's wording; it names the model as the request did.
+		return invalid("max_tokens", "max_tokens: %d > %d, which is the maximum allowed number of output tokens for %s",
+			*r.MaxTokens, info.MaxOutput, r.Model)
+	}
+	return nil
+}
