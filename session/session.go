@@ -29,9 +29,13 @@ func (s *Session) ID() string { return s.id }
 // never shows it again.
 func (s *Session) Key() string { return s.key }
 
-// BaseURL returns the base URL to give an SDK: the server's allocated
-// endpoint followed by /v1.
+// BaseURL returns the base URL to give an OpenAI SDK: the server's
+// allocated endpoint followed by /v1.
 func (s *Session) BaseURL() string { return s.m.cfg.Endpoint + "/v1" }
+
+// AnthropicBaseURL returns the base URL to give Anthropic's SDK: the
+// server's root, since that SDK appends /v1 to its base URL itself.
+func (s *Session) AnthropicBaseURL() string { return s.m.cfg.Endpoint }
 
 // Endpoint returns the server's root URL, where /admin-api/ lives.
 func (s *Session) Endpoint() string { return s.m.cfg.Endpoint }

@@ -13,6 +13,11 @@ type Spec struct {
 	ID string
 	// ToolCallID makes the ID of a tool call the reply leaves without one.
 	ToolCallID func() string
+	// AfterToolCall, if set, runs after each tool call has its ID, in
+	// order: a codec that gives each call an ID of its own (the Responses
+	// API's function_call items) draws it there, so that a session's IDs
+	// follow one another as they always did.
+	AfterToolCall func()
 	// Choices is how many alternative answers are rendered (OpenAI's n);
 	// 0 means 1. Each counts its output tokens.
 	Choices int
@@ -53,6 +58,9 @@ func Build(x *provider.Exchange, req *scenario.Request, reply *scenario.Reply, s
 	for _, c := range reply.ToolCalls {
 		if c.ID == "" {
 			c.ID = spec.ToolCallID()
+		}
+		if spec.AfterToolCall != nil {
+			spec.AfterToolCall()
 		}
 		a.ToolCalls = append(a.ToolCalls, c)
 		x.Entry.ToolCalls = append(x.Entry.ToolCalls, journal.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})

@@ -117,3 +117,9 @@ const (
 	TTL5m = 5 * time.Minute
 	TTL1h = time.Hour
 )
+
+// ThinkingEnabled reports whether the request lets the model show its
+// reasoning: thinking of type enabled or adaptive.
+func (r *MessagesRequest) ThinkingEnabled() bool {
+	return r.Thinking != nil && (r.Thinking.Type == "enabled" || r.Thinking.Type == "adaptive")
+}

@@ -100,23 +100,26 @@ func serveResponses(x *provider.Exchange) provider.Response {
 // prompt is segments.
 func responseAnswer(x *provider.Exchange, req *ResponsesRequest, norm *scenario.Request,
 	reply *scenario.Reply, newID func(string) string, segments []runtime.PromptSegment) *ResponseAnswer {
+	id, messageID := newID("resp_"), newID("msg_")
+	var itemIDs []string
 	a := answer.Build(x, norm, reply, answer.Spec{
-		ID:         newID("resp_"),
-		ToolCallID: func() string { return x.Runtime.NewID("call_", 24) },
-		Prompt:     chatPrompt(x.Runtime, norm, segments, nil),
+		ID:            id,
+		ToolCallID:    func() string { return x.Runtime.NewID("call_", 24) },
+		AfterToolCall: func() { itemIDs = append(itemIDs, newID(FunctionCallItemPrefix)) },
+		Prompt:        chatPrompt(x.Runtime, norm, segments, nil),
 	})
 	now := a.Created.Unix()
 	ra := &ResponseAnswer{
 		ID: a.ID, CreatedAt: now, CompletedAt: now, Model: a.Model,
 		Instructions: req.Instructions, PreviousResponseID: req.PreviousResponseID, Conversation: req.ConversationID(),
-		MessageID: newID("msg_"), Text: a.Text, Refusal: a.Refusal, Request: req,
+		MessageID: messageID, Text: a.Text, Refusal: a.Refusal, Request: req,
 		Usage: usageOf(a.Usage),
 	}
 	if reply.FinishReason != "" {
 		ra.FinishReason = finishReason(a.Finish)
 	}
-	for _, c := range a.ToolCalls {
-		ra.ToolCalls = append(ra.ToolCalls, ResponseToolCall{ID: newID(FunctionCallItemPrefix),
+	for i, c := range a.ToolCalls {
+		ra.ToolCalls = append(ra.ToolCalls, ResponseToolCall{ID: itemIDs[i],
 			CallID: c.ID, Name: c.Name, Arguments: c.Arguments})
 	}
 	return ra

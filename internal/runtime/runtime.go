@@ -76,6 +76,9 @@ type Runtime struct {
 	earlier Earlier
 	// prefixes holds the prompt prefixes seen, for prompt caching; guarded by mu.
 	prefixes map[prefixKey]struct{}
+	// breakpoints holds the prefixes breakpoints cached, with their
+	// expiry; guarded by mu.
+	breakpoints map[prefixKey]cachedPrefix
 }
 
 // flight is one request in progress.
@@ -143,6 +146,7 @@ func (rt *Runtime) Reset() {
 	clear(rt.conversations)
 	rt.history = history{}
 	rt.prefixes = nil
+	rt.breakpoints = nil
 	rt.journal.Reset()
 }
 

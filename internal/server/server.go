@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/llmtestserver/llmtestserver/internal/admin"
+	"github.com/llmtestserver/llmtestserver/internal/anthropic"
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
 	"github.com/llmtestserver/llmtestserver/internal/httpx"
 	"github.com/llmtestserver/llmtestserver/internal/openai"
@@ -24,7 +25,7 @@ type Options struct {
 // Codecs are the providers the server speaks, in the order they are asked
 // to claim a request to a route several of them serve. The last one, the
 // fallback, also answers requests to routes nobody serves.
-var Codecs = []provider.Codec{openai.Codec{}}
+var Codecs = []provider.Codec{anthropic.Codec{}, openai.Codec{}}
 
 // handler routes every request of the server.
 type handler struct {
@@ -138,6 +139,9 @@ func (h *handler) notFound(x *provider.Exchange) provider.Response {
 			hint = "; the API is served under " + base + ", so use the session's BaseURL() as the SDK's base URL"
 			break
 		}
+	}
+	if strings.HasPrefix(path, "/v1/v1/") {
+		hint = "; Anthropic's SDK appends /v1 to its base URL itself, so give it the session's AnthropicBaseURL()"
 	}
 	return provider.Response{Err: apierr.RouteNotFound(x.Request.Method, path, hint)}
 }
