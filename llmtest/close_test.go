@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/llmtestserver/llmtestserver/internal/leakcheck"
 	"github.com/llmtestserver/llmtestserver/internal/tokens"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/session"
-	"go.uber.org/goleak"
 )
 
 // rawRequest opens a connection to srv and sends a request's head and the
@@ -56,7 +56,7 @@ func TestCloseWithStuckClients(t *testing.T) {
 	if testing.Short() {
 		t.Skip("measures the heap")
 	}
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	defer leakcheck.Check(t, leakcheck.Current())
 	tokens.Split(replyModel, "Load the tokenizer's tables, which stay.")
 	runtime.GC()
 	var before runtime.MemStats

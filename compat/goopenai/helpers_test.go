@@ -1,0 +1,117 @@
+package goopenai_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"testing"
+
+	"github.com/llmtestserver/llmtestserver/session"
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+)
+
+// reply is a raw HTTP answer.
+type reply struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+// apiError decodes the body as OpenAI's error envelope.
+func (r reply) apiError(t *testing.T) (code, typ, param, message string) {
+	t.Helper()
+	var env struct {
+		Error struct {
+			Message string  `json:"message"`
+			Type    string  `json:"type"`
+			Param   *string `json:"param"`
+			Code    *string `json:"code"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(r.body, &env); err != nil {
+		t.Fatalf("body %q is not an error envelope: %v", r.body, err)
+	}
+	if env.Error.Message == "" || env.Error.Type == "" {
+		t.Fatalf("error envelope %s lacks message or type", r.body)
+	}
+	if env.Error.Code != nil {
+		code = *env.Error.Code
+	}
+	if env.Error.Param != nil {
+		param = *env.Error.Param
+	}
+	return code, env.Error.Type, param, env.Error.Message
+}
+
+// call sends one raw request with the given headers (pairs of name, value).
+func call(t *testing.T, method, url string, body string, headers ...string) reply {
+	t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = bytes.NewReader([]byte(body))
+	}
+	req, err := http.NewRequest(method, url, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Add(headers[i], headers[i+1])
+	}
+	resp, err := rawClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reply{status: resp.StatusCode, header: resp.Header, body: b}
+}
+
+// rawClient sends call's requests over a transport of its own without
+// keep-alives: the shared default transport has its idle connections closed
+// by every httptest.Server.Close of a parallel test, which can fail a request
+// in flight.
+var rawClient = &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+
+// rawCall is call; some tests name it so to stress that no SDK is involved.
+func rawCall(t *testing.T, method, url, body string, headers ...string) reply {
+	t.Helper()
+	return call(t, method, url, body, headers...)
+}
+
+// selectorOf returns the header pairs that select sess.
+func selectorOf(sess *session.Session) []string {
+	return []string{session.HeaderSession, sess.ID(), session.HeaderSessionKey, sess.Key()}
+}
+
+// created is the body of a 201 from POST /admin-api/sessions.
+type created struct {
+	ID               string `json:"id"`
+	Key              string `json:"key"`
+	ReservationBytes int64  `json:"reservation_bytes"`
+}
+
+// clientFor returns an openai-go client that talks to sess with apiKey and
+// never retries, so every call is one request.
+func clientFor(sess *session.Session, apiKey string) openai.Client {
+	return openai.NewClient(
+		option.WithBaseURL(sess.BaseURL()),
+		option.WithAPIKey(apiKey),
+		option.WithHTTPClient(sess.HTTPClient()),
+		option.WithMaxRetries(0))
+}
+
+// userTurn builds chat parameters with one user message.
+func userTurn(model, text string) openai.ChatCompletionNewParams {
+	return openai.ChatCompletionNewParams{
+		Model:    model,
+		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage(text)},
+	}
+}

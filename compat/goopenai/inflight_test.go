@@ -1,0 +1,20 @@
+package goopenai_test
+
+import (
+	"testing"
+	"time"
+)
+
+// eventually polls cond until it holds, failing the test after 10 seconds.
+// It observes server state that has no event to wait on, such as a reply
+// being taken by a request that is still in flight.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting until %s", what)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
