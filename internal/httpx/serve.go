@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
@@ -119,6 +120,9 @@ func superseded(ctx context.Context) bool {
 // mistake of a new user: the message says so and how to fix it.
 func withSessionHint(err *apierr.Error) *apierr.Error {
 	hinted := *err
+	if !strings.HasSuffix(hinted.Message, ".") {
+		hinted.Message += "."
+	}
 	hinted.Message += " The request carried no session headers (" + HeaderSession + ", " + HeaderSessionKey +
 		"), so it reached the server's default runtime, whose key is the management key. " +
 		"Send the session's requests through its client: option.WithHTTPClient(sess.HTTPClient()) for the OpenAI and Anthropic SDKs, " +

@@ -1,0 +1,158 @@
+package llmtest_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/llmtestserver/llmtestserver/llmtest"
+	"github.com/llmtestserver/llmtestserver/scenario"
+)
+
+// anthropicError is Anthropic's error envelope.
+type anthropicError struct {
+	Type  string `json:"type"`
+	Error struct {
+		Type    string `json:"type"`
+		Message string `json:"message"`
+		Details *struct {
+			ErrorCode string `json:"error_code"`
+		} `json:"details"`
+	} `json:"error"`
+	RequestID string `json:"request_id"`
+}
+
+func decodeAnthropicError(t *testing.T, r reply) anthropicError {
+	t.Helper()
+	var e anthropicError
+	require.NoError(t, json.Unmarshal(r.body, &e), "body %s", r.body)
+	require.Equal(t, "error", e.Type, "body %s", r.body)
+	return e
+}
+
+const messagesBody = `{"model":"claude-sonnet-4-5","max_tokens":64,"messages":[{"role":"user","content":"Hi"}]}`
+
+// GET /v1/models answers in the shape of the provider whose headers the
+// request carries.
+func TestModelsAnswerInTheCallersShape(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	sess := srv.NewSession(t)
+	sel := selectorOf(sess)
+
+	openai := call(t, "GET", sess.BaseURL()+"/models", "", sel...)
+	require.Equal(t, http.StatusOK, openai.status)
+	var list struct {
+		Object string `json:"object"`
+		Data   []struct {
+			ID, Object string
+		} `json:"data"`
+	}
+	require.NoError(t, json.Unmarshal(openai.body, &list))
+	assert.Equal(t, "list", list.Object)
+	require.NotEmpty(t, list.Data)
+	assert.True(t, strings.HasPrefix(list.Data[0].ID, "gpt") || strings.HasPrefix(list.Data[0].ID, "o"), "first OpenAI model %q", list.Data[0].ID)
+	assert.NotEmpty(t, openai.header.Get("X-Request-Id"))
+
+	claude := call(t, "GET", sess.AnthropicBaseURL()+"/v1/models", "", append(sel, "anthropic-version", "2026-10-21")...)
+	require.Equal(t, http.StatusOK, claude.status, "body %s", claude.body)
+	var page struct {
+		Data []struct {
+			Type, ID    string
+			DisplayName string `json:"display_name"`
+		} `json:"data"`
+		HasMore bool   `json:"has_more"`
+		FirstID string `json:"first_id"`
+	}
+	require.NoError(t, json.Unmarshal(claude.body, &page))
+	require.NotEmpty(t, page.Data)
+	assert.Equal(t, "model", page.Data[0].Type)
+	assert.True(t, strings.HasPrefix(page.Data[0].ID, "claude-"), "first Anthropic model %q", page.Data[0].ID)
+	assert.NotEmpty(t, page.Data[0].DisplayName)
+	assert.Equal(t, page.Data[0].ID, page.FirstID)
+	assert.True(t, strings.HasPrefix(claude.header.Get("Request-Id"), "req_"), "request-id %q", claude.header.Get("Request-Id"))
+
+	one := call(t, "GET", sess.AnthropicBaseURL()+"/v1/models/claude-sonnet-4-5", "", append(sel, "x-api-key", "k")...)
+	require.Equal(t, http.StatusOK, one.status, "body %s", one.body)
+	assert.Contains(t, string(one.body), `"display_name":"Claude Sonnet 4.5"`)
+
+	entries := sess.Journal().Entries()
+	require.Len(t, entries, 3)
+	assert.Equal(t, []string{"openai", "anthropic", "anthropic"}, []string{entries[0].Provider, entries[1].Provider, entries[2].Provider})
+}
+
+// Errors before any runtime is chosen, and errors of the core, come in the
+// envelope of the provider the request speaks.
+func TestCoreErrorsInTheProvidersEnvelope(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	sess := srv.NewSession(t)
+
+	gone := call(t, "POST", sess.AnthropicBaseURL()+"/v1/messages", messagesBody, "X-Llm-Test-Server-Session", sess.ID(),
+		"X-Llm-Test-Server-Session-Key", "wrong")
+	require.Equal(t, http.StatusNotFound, gone.status)
+	e := decodeAnthropicError(t, gone)
+	assert.Equal(t, "not_found_error", e.Error.Type)
+	require.NotNil(t, e.Error.Details)
+	assert.Equal(t, "session_not_found", e.Error.Details.ErrorCode)
+
+	miss := call(t, "POST", sess.AnthropicBaseURL()+"/v1/messages", messagesBody, selectorOf(sess)...)
+	require.Equal(t, http.StatusBadRequest, miss.status)
+	e = decodeAnthropicError(t, miss)
+	assert.Equal(t, "invalid_request_error", e.Error.Type)
+	assert.Equal(t, "llm_test_server_no_scenario", e.Error.Details.ErrorCode)
+	assert.Equal(t, miss.header.Get("Request-Id"), e.RequestID)
+
+	doubled := call(t, "POST", sess.AnthropicBaseURL()+"/v1/v1/messages", messagesBody, append(selectorOf(sess), "anthropic-version", "2026-10-21")...)
+	require.Equal(t, http.StatusNotFound, doubled.status)
+	assert.Contains(t, decodeAnthropicError(t, doubled).Error.Message, "AnthropicBaseURL()")
+
+	wrongMethod := call(t, "GET", sess.AnthropicBaseURL()+"/v1/messages", "", selectorOf(sess)...)
+	require.Equal(t, http.StatusMethodNotAllowed, wrongMethod.status)
+	assert.Equal(t, "POST", wrongMethod.header.Get("Allow"))
+	decodeAnthropicError(t, wrongMethod)
+}
+
+// One neutral error kind becomes each provider's own status and type.
+func TestErrorKindsMapPerProvider(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	sess := srv.NewSession(t)
+	sess.Chat("busy").Reply(
+		scenario.Reply{Error: &scenario.Error{Kind: scenario.ErrorOverloaded}},
+		scenario.Reply{Error: &scenario.Error{Kind: scenario.ErrorOverloaded}},
+		scenario.Reply{Error: &scenario.Error{Kind: scenario.ErrorRateLimit, Headers: map[string]string{"Retry-After": "0"}}},
+		scenario.Reply{Error: &scenario.Error{Kind: scenario.ErrorRateLimit, Headers: map[string]string{"Retry-After": "0"}}},
+	)
+	sel := selectorOf(sess)
+
+	r := call(t, "POST", sess.BaseURL()+"/chat/completions", chatBody(replyModel, "Hi"), sel...)
+	assert.Equal(t, http.StatusServiceUnavailable, r.status)
+	_, typ, _, _ := r.apiError(t)
+	assert.Equal(t, "server_error", typ)
+
+	r = call(t, "POST", sess.AnthropicBaseURL()+"/v1/messages", messagesBody, sel...)
+	assert.Equal(t, 529, r.status)
+	e := decodeAnthropicError(t, r)
+	assert.Equal(t, "overloaded_error", e.Error.Type)
+	assert.Equal(t, "Overloaded", e.Error.Message)
+
+	r = call(t, "POST", sess.BaseURL()+"/chat/completions", chatBody(replyModel, "Hi"), sel...)
+	assert.Equal(t, http.StatusTooManyRequests, r.status)
+	assert.Equal(t, "0", r.header.Get("Retry-After"))
+
+	r = call(t, "POST", sess.AnthropicBaseURL()+"/v1/messages", messagesBody, sel...)
+	assert.Equal(t, http.StatusTooManyRequests, r.status)
+	assert.Equal(t, "rate_limit_error", decodeAnthropicError(t, r).Error.Type)
+	assert.Equal(t, "0", r.header.Get("Retry-After"))
+
+	codes := []string{}
+	for _, e := range sess.Journal().Entries() {
+		codes = append(codes, e.Provider+" "+e.ErrorCode)
+	}
+	assert.Equal(t, []string{"openai server_error", "anthropic overloaded_error", "openai requests", "anthropic rate_limit_error"}, codes)
+}
