@@ -15,6 +15,14 @@
 //	// ... run the code under test with client ...
 //	last, _ := sess.Journal().Last()
 //
+// The same session answers Anthropic's SDK, from the same scenarios; its
+// base URL is the server's root, as that SDK appends /v1 itself:
+//
+//	client := anthropic.NewClient(
+//		option.WithBaseURL(sess.AnthropicBaseURL()),
+//		option.WithAPIKey("provider-key"),
+//		option.WithHTTPClient(sess.HTTPClient()))
+//
 // Many parallel tests share one server without seeing each other: each
 // session owns its configuration, scenario queues and journal, and the
 // session's HTTP client adds the headers that select it. The server and every

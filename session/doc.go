@@ -10,6 +10,7 @@
 //		option.WithAPIKey("provider-key"),
 //		option.WithHTTPClient(sess.HTTPClient()))
 //
+// Anthropic's SDK takes sess.AnthropicBaseURL() instead, the server's root.
 // The session's HTTP client adds the X-Llm-Test-Server-Session and
 // X-Llm-Test-Server-Session-Key headers to every request; they select and
 // authorize the session, independently of the provider API key.

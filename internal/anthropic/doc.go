@@ -3,8 +3,9 @@
 // way the real API refuses them, turns them into scenario.Request, lists the
 // prompt parts the token count and the prompt cache work on, and renders
 // answers (JSON and event streams), errors, the model catalog and the
-// response headers. It knows no HTTP routes and no session state; the codec
-// that wires it into the server does.
+// response headers. Codec (codec.go) puts it on the provider seam: its
+// routes, its key check, and the prompt accounting that feeds the answer
+// layer and the session's breakpoint cache.
 //
 // Validation messages follow the real API's where they could be checked in
 // public reports (they are quoted in the tests); where the wording is

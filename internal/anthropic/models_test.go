@@ -2,7 +2,10 @@ package anthropic
 
 import (
 	"net/http"
+	"os"
 	"regexp"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -54,4 +57,23 @@ func TestRequestID(t *testing.T) {
 	h := http.Header{}
 	SetHeaders(h, 7)
 	assert.Equal(t, RequestID(7), h.Get("request-id"))
+}
+
+func TestReadmeListsTheCatalog(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, line, ok := strings.Cut(string(readme), "The Anthropic catalog: ")
+	if !ok {
+		t.Fatal(`README.md has no line starting the catalog with "The Anthropic catalog: "`)
+	}
+	line, _, _ = strings.Cut(line, ". ")
+	var listed []string
+	for _, f := range strings.Split(line, ", ") {
+		listed = append(listed, strings.Trim(f, "`."))
+	}
+	if want := CatalogIDs(); !slices.Equal(listed, want) {
+		t.Errorf("README lists %q, the catalog has %q", listed, want)
+	}
 }

@@ -1,7 +1,7 @@
-// Package openai holds the OpenAI wire format: request decoding and
-// validation as the real API does it, response and SSE encoding, and the
-// error vocabulary. The vocabulary also names the server's own errors
-// (sessions, configuration, scenarios) so that they reach clients in the
-// same envelope; deciding when they apply belongs to the callers. It knows
-// nothing of HTTP routing.
+// Package openai is OpenAI's codec on the provider seam (Codec): request
+// decoding and validation as the real API does it for Chat Completions, the
+// Responses API and embeddings, their normalization into scenario.Request,
+// the rendering of neutral answers as OpenAI's JSON and SSE, the history
+// records of the Responses API, OpenAI's error envelope and its model
+// catalog.
 package openai

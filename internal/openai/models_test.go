@@ -125,9 +125,9 @@ func TestReadmeListsTheCatalog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, line, ok := strings.Cut(string(readme), "The catalog: ")
+	_, line, ok := strings.Cut(string(readme), "The OpenAI catalog: ")
 	if !ok {
-		t.Fatal("README.md has no line starting the catalog with \"The catalog: \"")
+		t.Fatal("README.md has no line starting the catalog with \"The OpenAI catalog: \"")
 	}
 	line, _, _ = strings.Cut(line, ". ")
 	var listed []string
