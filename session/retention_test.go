@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	rt "github.com/llmtestserver/llmtestserver/internal/runtime"
 	"github.com/llmtestserver/llmtestserver/scenario"
@@ -13,8 +14,8 @@ import (
 // The fixed retention of the reservation is an honest upper bound of the
 // state every session may keep whatever its configuration: the conversation
 // identities (up to runtime.MaxConversations, with names as long as they
-// are kept whole) and the prompt cache (up to its 16,384 prefixes), both at
-// their caps.
+// are kept whole) and the prompt caches (OpenAI's prefixes and Anthropic's
+// breakpoints, up to 16,384 each), all at their caps.
 func TestFixedRetentionBoundsTheStateAtItsCaps(t *testing.T) {
 	if testing.Short() {
 		t.Skip("measures the heap")
@@ -45,12 +46,14 @@ func TestFixedRetentionBoundsTheStateAtItsCaps(t *testing.T) {
 	}
 	for _, seg := range segments {
 		s.rt.CachedTokens("gpt-4o", "key", seg)
+		s.rt.CacheAtBreakpoints("claude-sonnet-4-5", seg, []rt.Breakpoint{{Segment: 0, TTL: time.Hour}, {Segment: 1, TTL: time.Hour}},
+			rt.BreakpointRule{MinTokens: 1, Lookback: 20})
 	}
 	grown := liveHeap() - before
 	runtime.KeepAlive(names) // what the requests brought is theirs, not the session's
 	runtime.KeepAlive(segments)
 	runtime.KeepAlive(s)
-	t.Logf("identities and prompt cache at their caps: heap +%.2f MiB, fixed retention %.2f MiB",
+	t.Logf("identities and prompt caches at their caps: heap +%.2f MiB, fixed retention %.2f MiB",
 		float64(grown)/(1<<20), float64(fixedRetentionBytes)/(1<<20))
 	if grown > fixedRetentionBytes {
 		t.Errorf("state at its caps grew the heap by %d bytes, over the fixed retention of %d", grown, fixedRetentionBytes)

@@ -22,13 +22,6 @@ type BreakpointRule struct {
 	Lookback int
 }
 
-// cachedPrefix is a prefix a breakpoint cached, alive until expires; a hit
-// refreshes it for another ttl.
-type cachedPrefix struct {
-	expires time.Time
-	ttl     time.Duration
-}
-
 // CacheAtBreakpoints meets a prompt of these segments with the runtime's
 // breakpoint cache for scope (the model): it returns the tokens read from
 // the cache (the longest live cached prefix that a breakpoint's lookup
@@ -55,26 +48,29 @@ func (rt *Runtime) CacheAtBreakpoints(scope string, segments []PromptSegment, bp
 	if rt.retired {
 		return 0, 0, 0
 	}
-	now := rt.now()
-	if rt.breakpoints == nil || len(rt.breakpoints)+len(bps) > maxCachedPrefixes {
-		rt.breakpoints = make(map[prefixKey]cachedPrefix)
+	// The breakpoints' prefixes share the map and the bound of the other
+	// prompt cache, under scopes of their own; each keeps its expiry, in
+	// Unix nanoseconds.
+	now := rt.now().UnixNano()
+	if rt.prefixes == nil || len(rt.prefixes)+len(bps) > maxCachedPrefixes {
+		rt.prefixes = make(map[prefixKey]int64)
 	}
-	hit := -1
+	hit, hitTTL := -1, time.Duration(0)
 	for _, bp := range bps {
 		for j := bp.Segment; j >= 0 && j > bp.Segment-max(rule.Lookback, 1); j-- {
-			if c, ok := rt.breakpoints[key(j)]; ok && now.Before(c.expires) {
+			if expires, ok := rt.prefixes[key(j)]; ok && now < expires {
 				if j > hit {
-					hit = j
+					hit, hitTTL = j, bp.TTL
 				}
 				break
 			}
 		}
 	}
 	if hit >= 0 {
+		// A hit refreshes the prefix for the TTL of the breakpoint that
+		// reached it.
 		read = cum[hit]
-		c := rt.breakpoints[key(hit)]
-		c.expires = now.Add(c.ttl)
-		rt.breakpoints[key(hit)] = c
+		rt.prefixes[key(hit)] = max(rt.prefixes[key(hit)], now+int64(hitTTL))
 	}
 	last, last1h := -1, -1
 	for _, bp := range bps {
@@ -82,7 +78,7 @@ func (rt *Runtime) CacheAtBreakpoints(scope string, segments []PromptSegment, bp
 		if i <= hit || i >= len(segments) || cum[i] < rule.MinTokens {
 			continue
 		}
-		rt.breakpoints[key(i)] = cachedPrefix{expires: now.Add(bp.TTL), ttl: bp.TTL}
+		rt.prefixes[key(i)] = now + int64(bp.TTL)
 		last = max(last, i)
 		if bp.TTL >= time.Hour {
 			last1h = max(last1h, i)

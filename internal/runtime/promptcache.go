@@ -109,7 +109,7 @@ func (rt *Runtime) CachedTokens(model, cacheKey string, segments []PromptSegment
 		return 0
 	}
 	if rt.prefixes == nil || len(rt.prefixes)+len(keys) > maxCachedPrefixes {
-		rt.prefixes = make(map[prefixKey]struct{})
+		rt.prefixes = make(map[prefixKey]int64)
 	}
 	shared, tokens := 0, 0
 	for i, k := range keys {
@@ -120,7 +120,7 @@ func (rt *Runtime) CachedTokens(model, cacheKey string, segments []PromptSegment
 		shared = tokens
 	}
 	for _, k := range keys {
-		rt.prefixes[k] = struct{}{}
+		rt.prefixes[k] = 0
 	}
 	if shared < cacheMinTokens {
 		return 0

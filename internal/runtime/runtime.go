@@ -74,11 +74,9 @@ type Runtime struct {
 	// earlier counts the turns before a continued chain's kept responses
 	// for the one reservation under way (see ReserveAfter); guarded by mu.
 	earlier Earlier
-	// prefixes holds the prompt prefixes seen, for prompt caching; guarded by mu.
-	prefixes map[prefixKey]struct{}
-	// breakpoints holds the prefixes breakpoints cached, with their
-	// expiry; guarded by mu.
-	breakpoints map[prefixKey]cachedPrefix
+	// prefixes holds the prompt prefixes seen, for prompt caching, with
+	// their expiry in Unix nanoseconds (0 for none); guarded by mu.
+	prefixes map[prefixKey]int64
 }
 
 // flight is one request in progress.
@@ -146,7 +144,6 @@ func (rt *Runtime) Reset() {
 	clear(rt.conversations)
 	rt.history = history{}
 	rt.prefixes = nil
-	rt.breakpoints = nil
 	rt.journal.Reset()
 }
 
