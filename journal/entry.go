@@ -51,8 +51,8 @@ type Entry struct {
 	// request's JSON schema; empty when it conformed or none was asked for.
 	SchemaErrors []string
 	// Usage is the token accounting of the answer, in the same words for
-	// every provider; nil when the request was not answered.
-	Usage *Usage
+	// every provider; zero when the request was not answered.
+	Usage Usage
 	// Ignored lists the request's top-level fields the server does not
 	// know and ignored (Anthropic's SDK sends new ones often).
 	Ignored []string
@@ -105,7 +105,6 @@ var (
 	resultSlotBytes = int64(unsafe.Sizeof(ToolResult{}))
 	callSlotBytes   = int64(unsafe.Sizeof(ToolCall{}))
 	stringSlotBytes = int64(unsafe.Sizeof(""))
-	usageBytes      = int64(unsafe.Sizeof(Usage{}))
 )
 
 // size is the number of bytes e keeps on the heap, as counted against the
@@ -133,9 +132,6 @@ func (e *Entry) size() int64 {
 	}
 	for _, s := range e.Ignored {
 		n += stringBytes(s)
-	}
-	if e.Usage != nil {
-		n += usageBytes
 	}
 	return n
 }
@@ -167,10 +163,6 @@ func own(e Entry) Entry {
 	})
 	e.SchemaErrors = ownList(e.SchemaErrors, text)
 	e.Ignored = ownList(e.Ignored, name)
-	if e.Usage != nil {
-		u := *e.Usage
-		e.Usage = &u
-	}
 	return e
 }
 
@@ -226,7 +218,7 @@ type entryJSON struct {
 	ToolResults    []ToolResult `json:"tool_results,omitempty"`
 	ToolCalls      []ToolCall   `json:"tool_calls,omitempty"`
 	SchemaErrors   []string     `json:"schema_errors,omitempty"`
-	Usage          *Usage       `json:"usage,omitempty"`
+	Usage          Usage        `json:"usage,omitzero"`
 	Ignored        []string     `json:"ignored_fields,omitempty"`
 }
 

@@ -53,7 +53,7 @@ func TestPromptCachingAcrossTurns(t *testing.T) {
 	// The journal tells the same in the words of every provider.
 	for i, want := range []openai.CompletionUsage{u1, u2} {
 		e := entries[i]
-		if e.Provider != "openai" || e.Usage == nil || e.Usage.Input != int(want.PromptTokens) ||
+		if e.Provider != "openai" || e.Usage.Input != int(want.PromptTokens) ||
 			e.Usage.CacheRead != int(want.PromptTokensDetails.CachedTokens) || e.Usage.Output != int(want.CompletionTokens) {
 			t.Errorf("journal entry %d: provider %q usage %+v, want openai with the answer's usage %+v", i+1, e.Provider, e.Usage, want)
 		}

@@ -11,8 +11,10 @@ import (
 type Spec struct {
 	// ID is the answer's ID.
 	ID string
-	// ToolCallID makes the ID of a tool call the reply leaves without one.
-	ToolCallID func() string
+	// ToolCallPrefix and ToolCallIDLength shape the IDs of the tool calls
+	// a reply leaves without one: "call_" and 24 for OpenAI.
+	ToolCallPrefix   string
+	ToolCallIDLength int
 	// AfterToolCall, if set, runs after each tool call has its ID, in
 	// order: a codec that gives each call an ID of its own (the Responses
 	// API's function_call items) draws it there, so that a session's IDs
@@ -33,20 +35,44 @@ type Prompt struct {
 	// Overhead counts tokens the format adds beyond the segments, such as
 	// OpenAI's priming of the reply.
 	Overhead int
-	// Cache reports, and remembers, how the prompt meets the session's
-	// prompt cache: the tokens read from it, those written to it, and
-	// those of them written with the one-hour TTL. Nil caches nothing.
-	Cache func(segments []runtime.PromptSegment) (read, write, write1h int)
+	// Cache is how the provider caches prompts.
+	Cache Cache
 	// Err, when set, says the prompt could not be counted (the request's
 	// context ended): the usage is zero and the cache is left alone.
 	Err error
 }
 
+// Cache is a provider's rule for the session's prompt cache, the one
+// mechanism every provider's caching runs on.
+type Cache struct {
+	// Automatic caches every prompt's prefixes under the model and Key,
+	// as OpenAI does with prompt_cache_key (see runtime.CachedTokens).
+	Automatic bool
+	Key       string
+	// Breakpoints are the prefixes a request asks to cache, by the Rule,
+	// as Anthropic's cache_control does (see runtime.CacheAtBreakpoints).
+	Breakpoints []runtime.Breakpoint
+	Rule        runtime.BreakpointRule
+}
+
+// meet reports, and remembers, how a prompt of segments for model meets
+// the session's prompt cache under c: the tokens read from it, those
+// written to it, and those of them written with the one-hour TTL.
+func (c *Cache) meet(rt *runtime.Runtime, model string, segments []runtime.PromptSegment) (read, write, write1h int) {
+	switch {
+	case c.Automatic:
+		return rt.CachedTokens(model, c.Key, segments), 0, 0
+	case len(c.Breakpoints) > 0:
+		return rt.CacheAtBreakpoints(model, segments, c.Breakpoints, c.Rule)
+	}
+	return 0, 0, 0
+}
+
 // Build builds the neutral answer to req from reply and fills the journal
 // entry's answer fields: the text, the tool calls with their IDs, the
 // schema errors of a structured reply, and the usage.
-func Build(x *provider.Exchange, req *scenario.Request, reply *scenario.Reply, spec Spec) *provider.Answer {
-	a := &provider.Answer{ID: spec.ID, Model: req.Model, Created: x.Runtime.Now(),
+func Build(x *provider.Exchange, req *scenario.Request, reply *scenario.Reply, spec Spec) provider.Answer {
+	a := provider.Answer{ID: spec.ID, Model: req.Model, Created: x.Runtime.Now(),
 		Text: reply.Text, Refusal: reply.Refusal, Thinking: reply.Thinking}
 	if reply.Model != "" {
 		a.Model = reply.Model
@@ -57,7 +83,7 @@ func Build(x *provider.Exchange, req *scenario.Request, reply *scenario.Reply, s
 	}
 	for _, c := range reply.ToolCalls {
 		if c.ID == "" {
-			c.ID = spec.ToolCallID()
+			c.ID = x.Runtime.NewID(spec.ToolCallPrefix, spec.ToolCallIDLength)
 		}
 		if spec.AfterToolCall != nil {
 			spec.AfterToolCall()
@@ -65,15 +91,14 @@ func Build(x *provider.Exchange, req *scenario.Request, reply *scenario.Reply, s
 		a.ToolCalls = append(a.ToolCalls, c)
 		x.Entry.ToolCalls = append(x.Entry.ToolCalls, journal.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
 	}
-	a.Finish = finishOf(reply, a)
+	a.Finish = finishOf(reply, &a)
 	x.Entry.ReplyText = a.Text
 	if a.Refusal != "" {
 		x.Entry.ReplyText = a.Refusal
 	}
-	a.Usage = usage(x, req.Model, reply, a, spec)
-	u := journal.Usage{Input: a.Usage.Input, CacheRead: a.Usage.CacheRead, CacheWrite: a.Usage.CacheWrite,
+	a.Usage = usage(x, req.Model, reply, &a, spec)
+	x.Entry.Usage = journal.Usage{Input: a.Usage.Input, CacheRead: a.Usage.CacheRead, CacheWrite: a.Usage.CacheWrite,
 		Output: a.Usage.Output, Reasoning: a.Usage.Reasoning}
-	x.Entry.Usage = &u
 	return a
 }
 
@@ -108,9 +133,7 @@ func usage(x *provider.Exchange, model string, reply *scenario.Reply, a *provide
 	for _, s := range p.Segments {
 		u.Input += s.Tokens
 	}
-	if p.Cache != nil {
-		u.CacheRead, u.CacheWrite, u.CacheWrite1h = p.Cache(p.Segments)
-	}
+	u.CacheRead, u.CacheWrite, u.CacheWrite1h = p.Cache.meet(x.Runtime, model, p.Segments)
 	c := Counter{Ctx: x.Ctx, Model: model}
 	u.Reasoning = c.Count(a.Thinking) * choices
 	u.Output = (c.Count(a.Text)+c.Count(a.Refusal))*choices + u.Reasoning

@@ -74,7 +74,11 @@ func (Codec) RenderError(e *apierr.Error, serial uint64) (int, any) {
 func (Codec) SetHeaders(h http.Header, serial uint64, _ time.Duration) { SetHeaders(h, serial) }
 
 // Catalog implements provider.Codec.
-func (Codec) Catalog() []string { return CatalogIDs() }
+func (Codec) Catalog() []string { return catalogIDs }
+
+// catalogIDs is the catalog's IDs, listed once: requests ask for them every
+// time, and must not change them.
+var catalogIDs = CatalogIDs()
 
 // ModelNotFound implements provider.Codec.
 func (Codec) ModelNotFound(model string, served []string, allowList bool) *apierr.Error {
@@ -85,7 +89,7 @@ func (Codec) ModelNotFound(model string, served []string, allowList bool) *apier
 // answers a body that is not JSON.
 func readBody(x *provider.Exchange) ([]byte, *apierr.Error) {
 	body, err := x.ReadBody()
-	if httpx.IsBodyUnreadable(err) {
+	if provider.IsBodyUnreadable(err) {
 		return nil, InvalidJSON()
 	}
 	return body, err
@@ -166,22 +170,20 @@ func serveMessages(x *provider.Exchange) provider.Response {
 	}
 	rule := runtime.BreakpointRule{MinTokens: minCacheTokens(req.Model), Lookback: cacheLookback}
 	a := answer.Build(x, norm, &reply, answer.Spec{
-		ID:         x.Runtime.NewID("msg_01", 22),
-		ToolCallID: func() string { return x.Runtime.NewID("toolu_01", 22) },
+		ID:             x.Runtime.NewID("msg_01", 22),
+		ToolCallPrefix: "toolu_01", ToolCallIDLength: 22,
 		Prompt: answer.Prompt{Segments: segments, Err: perr,
-			Cache: func(segments []runtime.PromptSegment) (int, int, int) {
-				return x.Runtime.CacheAtBreakpoints(req.Model, segments, bps, rule)
-			}},
+			Cache: answer.Cache{Breakpoints: bps, Rule: rule}},
 	})
 	if a.Thinking != "" {
 		a.ThinkingSignature = signature(a.Thinking)
 	}
 	if !req.Stream {
-		return provider.Response{JSON: NewMessage(a, ""), Reservation: res}
+		return provider.Response{JSON: NewMessage(&a, ""), Reservation: res}
 	}
 	stream := x.Runtime.Settings().Stream
 	split := func(s string) []string { p, _ := tokens.SplitContext(x.Ctx, req.Model, s); return p }
-	return provider.Response{SSE: NewStream(a, split, stream.TokensPerChunk), Pacing: stream, Reservation: res}
+	return provider.Response{SSE: NewStream(&a, split, stream.TokensPerChunk), Pacing: stream, Reservation: res}
 }
 
 // signature is the signature of a thinking block: opaque to clients, which

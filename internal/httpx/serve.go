@@ -27,8 +27,8 @@ func Serve(w http.ResponseWriter, r *http.Request, rt *runtime.Runtime, codec pr
 	}
 	defer end()
 	x := &provider.Exchange{Ctx: ctx, Runtime: rt, Request: r, Codec: codec,
-		Entry:    journal.Entry{Time: rt.Now(), Provider: codec.Name(), Method: r.Method, Path: r.URL.Path},
-		ReadBody: func() ([]byte, *apierr.Error) { return ReadBody(r, maxBody) }}
+		Entry:   journal.Entry{Time: rt.Now(), Provider: codec.Name(), Method: r.Method, Path: r.URL.Path},
+		MaxBody: maxBody}
 	var res provider.Response
 	if key, present := codec.APIKey(r.Header); !rt.KeyAccepted(key) {
 		err := codec.AuthError(!present, key)

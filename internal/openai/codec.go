@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
-	"github.com/llmtestserver/llmtestserver/internal/httpx"
 	"github.com/llmtestserver/llmtestserver/internal/provider"
 )
 
@@ -74,7 +73,11 @@ func (Codec) SetHeaders(h http.Header, serial uint64, elapsed time.Duration) {
 }
 
 // Catalog implements provider.Codec.
-func (Codec) Catalog() []string { return CatalogIDs() }
+func (Codec) Catalog() []string { return catalogIDs }
+
+// catalogIDs is the catalog's IDs, listed once: requests ask for them every
+// time, and must not change them.
+var catalogIDs = CatalogIDs()
 
 // ModelNotFound implements provider.Codec.
 func (Codec) ModelNotFound(model string, served []string, allowList bool) *apierr.Error {
@@ -85,7 +88,7 @@ func (Codec) ModelNotFound(model string, served []string, allowList bool) *apier
 // answers a body that is not JSON.
 func readBody(x *provider.Exchange) ([]byte, *Error) {
 	body, err := x.ReadBody()
-	if httpx.IsBodyUnreadable(err) {
+	if provider.IsBodyUnreadable(err) {
 		return nil, InvalidJSON()
 	}
 	return body, err

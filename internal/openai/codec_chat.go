@@ -33,12 +33,12 @@ func serveChat(x *provider.Exchange) provider.Response {
 	}
 	segments, serr := promptSegments(x.Ctx, norm)
 	a := answer.Build(x, norm, &reply, answer.Spec{
-		ID:         x.Runtime.NewID("chatcmpl-", 29),
-		ToolCallID: func() string { return x.Runtime.NewID("call_", 24) },
-		Choices:    req.Choices(),
-		Prompt:     chatPrompt(x.Runtime, norm, segments, serr),
+		ID:             x.Runtime.NewID("chatcmpl-", 29),
+		ToolCallPrefix: "call_", ToolCallIDLength: 24,
+		Choices: req.Choices(),
+		Prompt:  chatPrompt(norm, segments, serr),
 	})
-	ca := chatAnswer(a, req.Choices(), reply.FinishReason)
+	ca := chatAnswer(&a, req.Choices(), reply.FinishReason)
 	if !req.Stream {
 		return provider.Response{JSON: ca.Completion(), Reservation: res}
 	}

@@ -103,10 +103,10 @@ func responseAnswer(x *provider.Exchange, req *ResponsesRequest, norm *scenario.
 	id, messageID := newID("resp_"), newID("msg_")
 	var itemIDs []string
 	a := answer.Build(x, norm, reply, answer.Spec{
-		ID:            id,
-		ToolCallID:    func() string { return x.Runtime.NewID("call_", 24) },
+		ID:             id,
+		ToolCallPrefix: "call_", ToolCallIDLength: 24,
 		AfterToolCall: func() { itemIDs = append(itemIDs, newID(FunctionCallItemPrefix)) },
-		Prompt:        chatPrompt(x.Runtime, norm, segments, nil),
+		Prompt:        chatPrompt(norm, segments, nil),
 	})
 	now := a.Created.Unix()
 	ra := &ResponseAnswer{

@@ -20,11 +20,9 @@ const (
 // chatPrompt is req's prompt as OpenAI counts and caches it: its segments,
 // the reply's priming, and the session's cache for the model and the
 // prompt_cache_key.
-func chatPrompt(rt *runtime.Runtime, req *scenario.Request, segments []runtime.PromptSegment, err error) answer.Prompt {
+func chatPrompt(req *scenario.Request, segments []runtime.PromptSegment, err error) answer.Prompt {
 	return answer.Prompt{Segments: segments, Overhead: tokensPerReply, Err: err,
-		Cache: func(segments []runtime.PromptSegment) (int, int, int) {
-			return rt.CachedTokens(req.Model, req.PromptCacheKey, segments), 0, 0
-		}}
+		Cache: answer.Cache{Automatic: true, Key: req.PromptCacheKey}}
 }
 
 // promptSegments cuts req's prompt into the parts prompt caching compares,

@@ -25,8 +25,8 @@ type Exchange struct {
 	// Earlier counts the turns of a continued chain that the request no
 	// longer carries (see runtime.ReserveAfter).
 	Earlier runtime.Earlier
-	// ReadBody reads the request's JSON body within the server's limit.
-	ReadBody func() ([]byte, *apierr.Error)
+	// MaxBody bounds the request's body.
+	MaxBody int64
 }
 
 // Response is what a route answers; the HTTP core writes it. Routes never
