@@ -130,3 +130,15 @@ func newServer(t *testing.T) *llmtest.Server {
 	t.Helper()
 	return llmtest.NewServer(t)
 }
+
+// optionMiddleware is an SDK option that calls seen with every attempt's
+// response.
+func optionMiddleware(seen func(*http.Response)) option.RequestOption {
+	return option.WithMiddleware(func(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+		resp, err := next(req)
+		if err == nil {
+			seen(resp)
+		}
+		return resp, err
+	})
+}
