@@ -1,0 +1,112 @@
+package anthropicsdk_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
+	"github.com/llmtestserver/llmtestserver/session"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const rawBody = `{"model":"claude-sonnet-4-5","max_tokens":10,"messages":[{"role":"user","content":"hi"}]}`
+
+// TestVersionHeadersNeverRequired sends requests without anthropic-version
+// and anthropic-beta, and with values no API version has: all are
+// answered.
+func TestVersionHeadersNeverRequired(t *testing.T) {
+	t.Parallel()
+	sess := newSession(t, session.RequireBearerToken("k"))
+	sess.Chat("x").Responds("hello").Repeat()
+
+	r := rawPost(t, sess, "/v1/messages", rawBody, "Authorization", "Bearer k")
+	require.Equal(t, 200, r.status, "body %s", r.body)
+	var msg struct {
+		Content []struct{ Text string } `json:"content"`
+	}
+	require.NoError(t, json.Unmarshal(r.body, &msg))
+	require.Len(t, msg.Content, 1)
+	assert.Equal(t, "hello", msg.Content[0].Text)
+	assert.True(t, strings.HasPrefix(r.header.Get("request-id"), "req_"))
+
+	r = rawPost(t, sess, "/v1/messages", strings.Replace(rawBody, `{`, `{"stream":true,`, 1), "Authorization", "Bearer k")
+	require.Equal(t, 200, r.status, "body %s", r.body)
+	assert.True(t, strings.HasPrefix(r.header.Get("Content-Type"), "text/event-stream"), r.header.Get("Content-Type"))
+	assert.Contains(t, string(r.body), "event: message_start\n")
+	assert.Contains(t, string(r.body), "event: message_stop\n")
+
+	client := clientFor(sess, "k", 0)
+	for _, v := range [][2]string{
+		{"anthropic-version", "1999-12-31"},
+		{"anthropic-version", "not a date"},
+		{"anthropic-beta", "made-up-2099-01-01,another-beta"},
+	} {
+		m, err := client.Messages.New(t.Context(), userTurn("hi"), option.WithHeader(v[0], v[1]))
+		require.NoError(t, err, "%s: %s", v[0], v[1])
+		assert.Equal(t, "hello", m.Content[0].Text)
+	}
+	for _, e := range sess.Journal().Entries() {
+		assert.Equal(t, 200, e.Status)
+		assert.Equal(t, "anthropic", e.Provider)
+	}
+}
+
+// TestAPIKeyHeaders authenticates with x-api-key as curl and the older SDKs
+// do, and with the bearer token v2 of the Go SDK sends.
+func TestAPIKeyHeaders(t *testing.T) {
+	t.Parallel()
+	sess := newSession(t, session.RequireBearerToken("k"))
+	sess.Chat("x").Responds("hello").Repeat()
+
+	for _, h := range [][2]string{{"x-api-key", "k"}, {"Authorization", "Bearer k"}} {
+		r := rawPost(t, sess, "/v1/messages", rawBody, h[0], h[1], "anthropic-version", "2023-06-01")
+		assert.Equal(t, 200, r.status, "%s: body %s", h[0], r.body)
+	}
+	r := rawPost(t, sess, "/v1/messages", rawBody, "x-api-key", "wrong")
+	assert.Equal(t, 401, r.status)
+	assert.Equal(t, "authentication_error", r.envelope(t).Error.Type)
+
+	// The SDK with x-api-key instead of its bearer token.
+	client := clientFor(sess, "k", 0)
+	m, err := client.Messages.New(t.Context(), userTurn("hi"),
+		option.WithHeaderDel("Authorization"), option.WithHeader("x-api-key", "k"))
+	require.NoError(t, err)
+	assert.Equal(t, "hello", m.Content[0].Text)
+}
+
+// TestModelsShapeByHeaders lists GET /v1/models raw: Anthropic's headers
+// (anthropic-version, or an x-api-key) get Anthropic's catalog, a request
+// with neither OpenAI's.
+func TestModelsShapeByHeaders(t *testing.T) {
+	t.Parallel()
+	sess := newSession(t)
+	type list struct {
+		Object string `json:"object"`
+		Data   []struct {
+			ID          string `json:"id"`
+			Type        string `json:"type"`
+			DisplayName string `json:"display_name"`
+		} `json:"data"`
+	}
+	get := func(headers ...string) list {
+		t.Helper()
+		r := rawDo(t, sess, "GET", "/v1/models", "", headers...)
+		require.Equal(t, 200, r.status, "body %s", r.body)
+		var l list
+		require.NoError(t, json.Unmarshal(r.body, &l))
+		require.NotEmpty(t, l.Data)
+		return l
+	}
+	for _, h := range [][]string{{"anthropic-version", "2026-10-21", "Authorization", "Bearer k"}, {"x-api-key", "k"}} {
+		l := get(h...)
+		assert.Empty(t, l.Object, "headers %v", h)
+		assert.Equal(t, "model", l.Data[0].Type, "headers %v", h)
+		assert.True(t, strings.HasPrefix(l.Data[0].ID, "claude-"), "headers %v", h)
+		assert.NotEmpty(t, l.Data[0].DisplayName, "headers %v", h)
+	}
+	l := get("Authorization", "Bearer k")
+	assert.Equal(t, "list", l.Object)
+	assert.False(t, strings.HasPrefix(l.Data[0].ID, "claude-"))
+}
