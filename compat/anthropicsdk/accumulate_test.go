@@ -268,7 +268,7 @@ func TestThinkingSignatureGoesBack(t *testing.T) {
 	require.Len(t, e.ToolResults, 1)
 	assert.Equal(t, tu.ID, e.ToolResults[0].CallID)
 	// Thinking counts among the output tokens, as reasoning.
-	require.NotNil(t, e.Usage)
+	require.NotZero(t, e.Usage)
 	assert.Positive(t, e.Usage.Reasoning)
 	assert.Greater(t, e.Usage.Output, e.Usage.Reasoning)
 }

@@ -99,7 +99,7 @@ func TestAgentLoopParallelToolCalls(t *testing.T) {
 				assert.Equal(t, 200, e.Status)
 				assert.Equal(t, "agent", e.Scenario)
 				assert.Equal(t, streamed, e.Stream)
-				assert.NotNil(t, e.Usage)
+				assert.NotZero(t, e.Usage)
 			}
 			first, second := entries[0], entries[1]
 			require.Len(t, first.ToolCalls, 2)

@@ -52,7 +52,7 @@ func conversation(n int, p anthropic.MessageNewParams) anthropic.MessageNewParam
 // Anthropic usage says.
 func usageAgrees(t *testing.T, u anthropic.Usage, e journal.Entry) {
 	t.Helper()
-	require.NotNil(t, e.Usage)
+	require.NotZero(t, e.Usage)
 	assert.Equal(t, int(u.CacheReadInputTokens), e.Usage.CacheRead, "journal cache read")
 	assert.Equal(t, int(u.CacheCreationInputTokens), e.Usage.CacheWrite, "journal cache write")
 	assert.Equal(t, int(u.InputTokens+u.CacheReadInputTokens+u.CacheCreationInputTokens), e.Usage.Input, "journal input")
@@ -231,5 +231,5 @@ func TestPromptCacheFiveBreakpoints(t *testing.T) {
 	e, ok := sess.Journal().Last()
 	require.True(t, ok)
 	assert.Equal(t, 400, e.Status)
-	assert.Nil(t, e.Usage)
+	assert.Zero(t, e.Usage)
 }

@@ -68,8 +68,8 @@ func TestSDKRetries(t *testing.T) {
 					assert.Equal(t, "flaky", entries[i].Scenario, "attempt %d", i+1)
 					assert.Equal(t, "anthropic", entries[i].Provider)
 				}
-				assert.Nil(t, entries[0].Usage, "a refused attempt has no usage")
-				assert.NotNil(t, entries[2].Usage)
+				assert.Zero(t, entries[0].Usage, "a refused attempt has no usage")
+				assert.NotZero(t, entries[2].Usage)
 				st := sess.Scenarios()
 				require.Len(t, st, 1)
 				assert.Zero(t, st[0].Remaining, "each attempt takes one reply")

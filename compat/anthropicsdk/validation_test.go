@@ -193,7 +193,7 @@ func TestValidationThroughSDK(t *testing.T) {
 			assert.Equal(t, row.status, e.Status)
 			assert.Equal(t, "anthropic", e.Provider)
 			assert.Empty(t, e.Scenario)
-			assert.Nil(t, e.Usage)
+			assert.Zero(t, e.Usage)
 			assert.Equal(t, 1, sess.Scenarios()[0].Remaining, "a refused request took a reply")
 		})
 	}
