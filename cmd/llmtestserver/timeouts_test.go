@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -55,7 +56,31 @@ func TestNeverReadStreamTimesOut(t *testing.T) {
 	body := `{"model":"gpt-4.1-mini","stream":true,"messages":[{"role":"user","content":"Hi"}]}`
 	fmt.Fprintf(conn, "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n%s: %s\r\n%s: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s",
 		headerSession, sess.ID, headerSessionKey, sess.Key, len(body), body)
-	time.Sleep(2 * time.Second) // not reading, so that the server's writes stall
+	// Not reading, so that the server's writes stall, until the server has
+	// given up on the request: it journals it then. However slow the
+	// machine, the stream cannot finish meanwhile, as nobody reads it.
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		r := do(t, http.MethodGet, in.url+"/admin-api/journal", sess.header(), "")
+		var list struct {
+			Data []struct {
+				Status int `json:"status"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal(r.body, &list); err != nil {
+			t.Fatalf("journal %s: %v", r.body, err)
+		}
+		if len(list.Data) > 0 {
+			if got := list.Data[0].Status; got != 499 {
+				t.Errorf("the unread stream is journaled with status %d, want 499 (cut off)", got)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the server never gave up on a stream nobody reads")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	// Had the server not cut the connection, reading would get the whole
 	// stream and then wait for the deadline on the idle connection.
 	conn.SetReadDeadline(time.Now().Add(30 * time.Second))
