@@ -56,6 +56,11 @@ type Entry struct {
 	// Ignored lists the request's top-level fields the server does not
 	// know and ignored (Anthropic's SDK sends new ones often).
 	Ignored []string
+	// APIVersion is the API version the request asked for (Anthropic's
+	// anthropic-version header), and Betas the beta features it named
+	// (anthropic-beta); neither is required.
+	APIVersion string
+	Betas      []string
 }
 
 // Usage is the token accounting of an answer, in words of no provider.
@@ -114,7 +119,7 @@ var (
 // own copies.
 func (e *Entry) size() int64 {
 	n := entrySlotBytes
-	for _, s := range [...]string{e.Provider, e.Method, e.Path, e.Model, e.UserText, e.ReplyText,
+	for _, s := range [...]string{e.Provider, e.APIVersion, e.Method, e.Path, e.Model, e.UserText, e.ReplyText,
 		e.Scenario, e.ErrorCode, e.Conversation, e.PromptCacheKey} {
 		n += stringBytes(s)
 	}
@@ -126,12 +131,11 @@ func (e *Entry) size() int64 {
 	for _, c := range e.ToolCalls {
 		n += stringBytes(c.ID) + stringBytes(c.Name) + stringBytes(c.Arguments)
 	}
-	n += int64(cap(e.SchemaErrors)+cap(e.Ignored)) * stringSlotBytes
-	for _, s := range e.SchemaErrors {
-		n += stringBytes(s)
-	}
-	for _, s := range e.Ignored {
-		n += stringBytes(s)
+	n += int64(cap(e.SchemaErrors)+cap(e.Ignored)+cap(e.Betas)) * stringSlotBytes
+	for _, list := range [...][]string{e.SchemaErrors, e.Ignored, e.Betas} {
+		for _, s := range list {
+			n += stringBytes(s)
+		}
 	}
 	return n
 }
@@ -163,6 +167,7 @@ func own(e Entry) Entry {
 	})
 	e.SchemaErrors = ownList(e.SchemaErrors, text)
 	e.Ignored = ownList(e.Ignored, name)
+	e.APIVersion, e.Betas = name(e.APIVersion), ownList(e.Betas, name)
 	return e
 }
 
@@ -220,6 +225,8 @@ type entryJSON struct {
 	SchemaErrors   []string     `json:"schema_errors,omitempty"`
 	Usage          Usage        `json:"usage,omitzero"`
 	Ignored        []string     `json:"ignored_fields,omitempty"`
+	APIVersion     string       `json:"api_version,omitempty"`
+	Betas          []string     `json:"betas,omitempty"`
 }
 
 // MarshalJSON encodes e with snake_case names and the duration in
@@ -231,7 +238,7 @@ func (e Entry) MarshalJSON() ([]byte, error) {
 		UserText: e.UserText, ReplyText: e.ReplyText, Scenario: e.Scenario, ErrorCode: e.ErrorCode,
 		Conversation: e.Conversation, Generation: e.Generation, Turn: e.Turn, PromptCacheKey: e.PromptCacheKey,
 		ToolResults: e.ToolResults, ToolCalls: e.ToolCalls, SchemaErrors: e.SchemaErrors,
-		Usage: e.Usage, Ignored: e.Ignored,
+		Usage: e.Usage, Ignored: e.Ignored, APIVersion: e.APIVersion, Betas: e.Betas,
 	})
 }
 
@@ -248,7 +255,7 @@ func (e *Entry) UnmarshalJSON(data []byte) error {
 		UserText: w.UserText, ReplyText: w.ReplyText, Scenario: w.Scenario, ErrorCode: w.ErrorCode,
 		Conversation: w.Conversation, Generation: w.Generation, Turn: w.Turn, PromptCacheKey: w.PromptCacheKey,
 		ToolResults: w.ToolResults, ToolCalls: w.ToolCalls, SchemaErrors: w.SchemaErrors,
-		Usage: w.Usage, Ignored: w.Ignored,
+		Usage: w.Usage, Ignored: w.Ignored, APIVersion: w.APIVersion, Betas: w.Betas,
 	}
 	return nil
 }

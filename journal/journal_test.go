@@ -174,18 +174,19 @@ func TestFrozenJournalNeverChanges(t *testing.T) {
 func TestEntryJSONCarriesProviderAndUsage(t *testing.T) {
 	in := journal.Entry{Seq: 1, Provider: "anthropic", Method: "POST", Path: "/v1/messages", Status: 200,
 		Usage:   journal.Usage{Input: 2000, CacheRead: 1500, CacheWrite: 300, Output: 12, Reasoning: 4},
-		Ignored: []string{"speed"}}
+		Ignored: []string{"speed"}, APIVersion: "2026-10-21", Betas: []string{"b1", "b2"}}
 	b, err := json.Marshal(in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`"provider":"anthropic"`, `"usage":{"input":2000,"cache_read":1500,"cache_write":300,"output":12,"reasoning":4}`, `"ignored_fields":["speed"]`} {
+	for _, want := range []string{`"provider":"anthropic"`, `"usage":{"input":2000,"cache_read":1500,"cache_write":300,"output":12,"reasoning":4}`, `"ignored_fields":["speed"]`, `"api_version":"2026-10-21","betas":["b1","b2"]`} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("%s lacks %s", b, want)
 		}
 	}
 	var out journal.Entry
-	if err := json.Unmarshal(b, &out); err != nil || out.Provider != in.Provider || out.Usage != in.Usage || out.Ignored[0] != "speed" {
+	if err := json.Unmarshal(b, &out); err != nil || out.Provider != in.Provider || out.Usage != in.Usage || out.Ignored[0] != "speed" ||
+		out.APIVersion != in.APIVersion || len(out.Betas) != 2 {
 		t.Errorf("round trip: %+v %v", out, err)
 	}
 	b, _ = json.Marshal(journal.Entry{Seq: 2})

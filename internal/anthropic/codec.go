@@ -85,9 +85,23 @@ func (Codec) ModelNotFound(model string, served []string, allowList bool) *apier
 	return ModelNotFound(model, served, allowList)
 }
 
+// recordHeaders copies into the journal the version and the betas the
+// request asked for; the real API requires neither of this server.
+func recordHeaders(x *provider.Exchange) {
+	x.Entry.APIVersion = x.Request.Header.Get("Anthropic-Version")
+	for _, v := range x.Request.Header.Values("Anthropic-Beta") {
+		for b := range strings.SplitSeq(v, ",") {
+			if b = strings.TrimSpace(b); b != "" {
+				x.Entry.Betas = append(x.Entry.Betas, b)
+			}
+		}
+	}
+}
+
 // readBody reads x's body, answering one that broke off as the real API
 // answers a body that is not JSON.
 func readBody(x *provider.Exchange) ([]byte, *apierr.Error) {
+	recordHeaders(x)
 	body, err := x.ReadBody()
 	if provider.IsBodyUnreadable(err) {
 		return nil, InvalidJSON()
@@ -228,11 +242,13 @@ func serveCountTokens(x *provider.Exchange) provider.Response {
 }
 
 func serveModels(x *provider.Exchange) provider.Response {
+	recordHeaders(x)
 	return provider.Response{JSON: ModelList(x.Models())}
 }
 
 // serveModel serves GET /v1/models/{id}.
 func serveModel(x *provider.Exchange) provider.Response {
+	recordHeaders(x)
 	id := strings.TrimPrefix(x.Request.URL.Path, "/v1/models/")
 	x.Entry.Model = id
 	if !x.Serves(id) {
