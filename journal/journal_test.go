@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/llmtestserver/llmtestserver/journal"
 )
@@ -26,12 +27,15 @@ func TestCapacityEvictsOldest(t *testing.T) {
 }
 
 func TestByteBoundEvictsOldest(t *testing.T) {
-	j := journal.New(100, 2200)
+	// An entry costs its slot and its text (300 bytes, 337 as the heap
+	// rounds them); the bound fits three and a half of them.
+	slot := int64(unsafe.Sizeof(journal.Entry{}))
+	j := journal.New(100, 7*(slot+337)/2)
 	for range 10 {
 		j.Record(journal.Entry{ReplyText: strings.Repeat("x", 300)})
 	}
 	if n := j.Len(); n != 3 {
-		t.Fatalf("Len() = %d, want 3 entries of ~700 bytes (a slot and the text) within 2200", n)
+		t.Fatalf("Len() = %d, want 3 entries of %d bytes (a slot and the text) within %d", n, slot+337, 7*(slot+337)/2)
 	}
 	if last, _ := j.Last(); last.Seq != 10 {
 		t.Errorf("last Seq = %d, want 10", last.Seq)
