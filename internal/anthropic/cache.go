@@ -48,8 +48,10 @@ const maxBreakpoints = 4
 // breakpoints; the top-level cache_control puts one on the last part.
 // Decode has already refused breakpoints the API refuses.
 func (r *MessagesRequest) PromptParts() []PromptPart {
-	parts, _ := r.promptParts()
-	return parts
+	if r.parts == nil {
+		r.parts, _ = r.promptParts()
+	}
+	return r.parts
 }
 
 // promptParts builds the parts and checks the breakpoints as the API does:
@@ -195,11 +197,18 @@ func blockPart(section string, b *Block) PromptPart {
 // blockKey is the canonical JSON of a block; a string content is keyed as
 // the text block it stands for.
 func blockKey(b *Block) string {
-	if jsonKind(b.Raw) == "string" {
-		out, _ := json.Marshal(map[string]string{"type": "text", "text": b.Text})
-		return string(out)
+	if b.plain || jsonKind(b.Raw) == "string" {
+		return textKey(b.Text)
 	}
 	return canonical(b.Raw)
+}
+
+// textKey is the canonical JSON of a text block of nothing but text, as
+// canonical would write it (sorted keys, the encoder's escaping) but
+// without decoding the block again.
+func textKey(text string) string {
+	quoted, _ := json.Marshal(text) // a string always encodes
+	return `{"text":` + string(quoted) + `,"type":"text"}`
 }
 
 // canonical re-encodes a JSON object with sorted keys and without its

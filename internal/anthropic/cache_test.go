@@ -1,6 +1,7 @@
 package anthropic
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -62,4 +63,14 @@ func TestPromptPartsToolResult(t *testing.T) {
 	assert.Equal(t, "a\n\nb", parts[2].Text)
 	assert.Equal(t, ImageTokens, parts[2].Tokens)
 	assert.True(t, parts[2].Breakpoint, "a breakpoint inside a tool result marks the result")
+}
+
+// The quick key of a plain text block is the one canonical makes of it,
+// whatever the text holds, so both spellings share cached prefixes.
+func TestTextKeyIsTheCanonicalKey(t *testing.T) {
+	for _, text := range []string{"", "plain", `quote " and \ backslash`, "<b>&amp;</b>", "tab\tnewline\n", "é 日本 \u2028", "\x00\x01"} {
+		raw, err := json.Marshal(map[string]any{"type": "text", "text": text, "cache_control": map[string]string{"type": "ephemeral"}})
+		require.NoError(t, err)
+		assert.Equal(t, canonical(raw), textKey(text), "text %q", text)
+	}
 }

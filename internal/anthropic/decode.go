@@ -191,6 +191,7 @@ func decodeBlock(path string, raw json.RawMessage) (Block, *apierr.Error) {
 	switch t {
 	case "text":
 		b.Text, err = requiredStr(path+".text", m)
+		b.plain = len(m) == 2 || len(m) == 3 && m["cache_control"] != nil
 	case "thinking":
 		if b.Text, err = requiredStr(path+".thinking", m); err == nil {
 			b.Signature, err = requiredStr(path+".signature", m)

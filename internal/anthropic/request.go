@@ -38,6 +38,10 @@ type MessagesRequest struct {
 	// Unknown names the top-level fields the server does not know, sorted,
 	// so that the journal can record what a newer SDK sent.
 	Unknown []string
+
+	// parts are the prompt parts, built once: validation needs them, and
+	// so do the token count and the prompt cache.
+	parts []PromptPart
 }
 
 // Message is one element of messages. Role is "user", "assistant" or, as
@@ -73,6 +77,9 @@ type Block struct {
 	CacheControl *CacheControl
 	// Raw is the block as sent.
 	Raw json.RawMessage
+	// plain reports a text block of nothing but its type, its text and
+	// perhaps a cache_control, whose key is quick to make.
+	plain bool
 }
 
 // Tool is one element of tools: a client tool (Type "" or "custom") with an

@@ -27,7 +27,10 @@ func (r *MessagesRequest) validate(messages bool) *apierr.Error {
 		// The real API's wording.
 		return invalid("max_tokens", "`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#max-tokens-and-context-window-size")
 	}
-	_, err := r.promptParts()
+	parts, err := r.promptParts()
+	if err == nil {
+		r.parts = parts
+	}
 	return err
 }
 
