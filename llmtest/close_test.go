@@ -36,16 +36,7 @@ func rawRequest(t *testing.T, srv *llmtest.Server, method, path string, headers 
 }
 
 // handlersIn counts the goroutines whose stack runs through fn.
-func handlersIn(fn string) int {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			return strings.Count(string(buf[:n]), fn)
-		}
-		buf = make([]byte, 2*len(buf))
-	}
-}
+func handlersIn(fn string) int { return strings.Count(leakcheck.Stacks(), fn) }
 
 // Clients that never read their streams or never finish their bodies hold
 // neither their session's deletion nor Server.Close: deleting the session

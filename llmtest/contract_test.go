@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/session"
 )
@@ -262,4 +264,21 @@ func TestControlRoutes(t *testing.T) {
 	if r.status != http.StatusOK || !strings.Contains(string(r.body), `"data":[]`) {
 		t.Errorf("journal after reset: %d %s, want an empty list", r.status, r.body)
 	}
+}
+
+// A chosen management key is the one that creates sessions; another is
+// refused, and the option refuses an empty key or being given twice.
+func TestWithManagementKey(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t, llmtest.WithManagementKey("chosen-management-key"))
+	require.Equal(t, "chosen-management-key", srv.ManagementKey())
+	c := createOverHTTPWith(t, srv, "chosen-management-key")
+	require.NotEmpty(t, c.ID)
+	r := call(t, "POST", srv.URL()+"/admin-api/sessions", "{}", bearer("another-key")...)
+	r.wantError(t, http.StatusUnauthorized, "invalid_api_key")
+
+	_, err := llmtest.New(llmtest.WithManagementKey(""))
+	require.Error(t, err)
+	_, err = llmtest.New(llmtest.WithManagementKey("a"), llmtest.WithManagementKey("b"))
+	require.Error(t, err)
 }

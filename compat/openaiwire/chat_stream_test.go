@@ -120,7 +120,7 @@ func TestStreamGoOpenAI(t *testing.T) {
 
 // A mid-stream error event fails both SDKs' readers with the message.
 func TestErrorEvent(t *testing.T) {
-	e := ServerError()
+	e := Resolve(&Error{Status: 500}) // the real API's type and message for a 500
 	ev := ErrorEvent(e)
 	if !bytes.HasPrefix(ev, []byte(`data: {"error":{"message":`)) || !bytes.HasSuffix(ev, []byte("}}\n\n")) {
 		t.Fatalf("error event %q", ev)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
 	"github.com/llmtestserver/llmtestserver/internal/httpx"
+	"github.com/llmtestserver/llmtestserver/internal/provider"
 	"github.com/llmtestserver/llmtestserver/internal/runtime"
 	"github.com/llmtestserver/llmtestserver/journal"
 )
@@ -22,7 +23,7 @@ func (h *Handler) createSession(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	body, err := httpx.ReadBody(r, h.maxBody)
+	body, err := provider.ReadBody(r, h.maxBody)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -92,7 +93,7 @@ var controlRoutes = map[string][]controlRoute{
 }
 
 func (h *Handler) configure(w http.ResponseWriter, r *http.Request, sel selected) {
-	body, err := httpx.ReadBody(r, h.maxBody)
+	body, err := provider.ReadBody(r, h.maxBody)
 	if err != nil {
 		writeError(w, err)
 		return

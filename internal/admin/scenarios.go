@@ -8,7 +8,7 @@ import (
 	"net/http"
 
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
-	"github.com/llmtestserver/llmtestserver/internal/httpx"
+	"github.com/llmtestserver/llmtestserver/internal/provider"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
@@ -67,7 +67,7 @@ func (h *Handler) listScenarios(w http.ResponseWriter, _ *http.Request, sel sele
 // nothing is added unless every scenario is valid and the result fits the
 // size limit and the reservation budget.
 func (h *Handler) addScenarios(w http.ResponseWriter, r *http.Request, sel selected) {
-	body, err := httpx.ReadBody(r, h.maxBody)
+	body, err := provider.ReadBody(r, h.maxBody)
 	if err != nil {
 		writeError(w, err)
 		return

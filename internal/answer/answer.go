@@ -36,19 +36,26 @@ func ModelNotFound(x *provider.Exchange, model string) *apierr.Error {
 }
 
 // Find finds the reply to a conversational request: it journals what the
-// request carries, checks the model, reserves the reply of the first
-// scenario that answers and settles it. It returns instead the response to
-// send when there is no reply to render.
-func Find(x *provider.Exchange, norm *scenario.Request) (*runtime.Reservation, scenario.Reply, *provider.Response) {
+// request carries, checks that the session serves the model and that the
+// model takes the request (refuse, the codec's own rules, may be nil),
+// reserves the reply of the first scenario that answers and settles it.
+// It returns instead the response to send when there is no reply to
+// render.
+func Find(x *provider.Exchange, norm *scenario.Request, refuse func() *apierr.Error) (*runtime.Reservation, scenario.Reply, *provider.Response) {
 	RecordRequest(x, norm)
 	if !x.Serves(norm.Model) {
 		return nil, scenario.Reply{}, &provider.Response{Err: ModelNotFound(x, norm.Model)}
 	}
-	return Reserve(x, norm)
+	if refuse != nil {
+		if err := refuse(); err != nil {
+			return nil, scenario.Reply{}, &provider.Response{Err: err}
+		}
+	}
+	return reserve(x, norm)
 }
 
-// Reserve is Find for a request whose model is already checked.
-func Reserve(x *provider.Exchange, norm *scenario.Request) (*runtime.Reservation, scenario.Reply, *provider.Response) {
+// reserve is Find for a request whose model is checked.
+func reserve(x *provider.Exchange, norm *scenario.Request) (*runtime.Reservation, scenario.Reply, *provider.Response) {
 	res, err := x.Runtime.ReserveAfter(norm, x.Request.Header.Get(httpx.HeaderConversation), x.Earlier)
 	x.Entry.Conversation, x.Entry.Generation, x.Entry.Turn = norm.Conversation, norm.Generation, norm.Turn
 	if err != nil {

@@ -139,18 +139,6 @@ func minCacheTokens(model string) int {
 	return 1024
 }
 
-// checkRequest refuses, as the real API does, a request for a model the
-// session does not serve, or one the model cannot take.
-func checkRequest(x *provider.Exchange, req *MessagesRequest) *apierr.Error {
-	if !x.Serves(req.Model) {
-		return answer.ModelNotFound(x, req.Model)
-	}
-	if info, ok := Lookup(req.Model); ok {
-		return req.CheckModel(info)
-	}
-	return nil
-}
-
 // serveMessages serves POST /v1/messages.
 func serveMessages(x *provider.Exchange) provider.Response {
 	body, err := readBody(x)
@@ -163,11 +151,13 @@ func serveMessages(x *provider.Exchange) provider.Response {
 	}
 	x.Entry.Ignored = req.Unknown
 	norm := req.Normalize()
-	answer.RecordRequest(x, norm)
-	if err := checkRequest(x, req); err != nil {
-		return provider.Response{Err: err}
-	}
-	res, reply, refused := answer.Reserve(x, norm)
+	res, reply, refused := answer.Find(x, norm, func() *apierr.Error {
+		// The model's own limits, as the real API checks them.
+		if info, ok := Lookup(req.Model); ok {
+			return req.CheckModel(info)
+		}
+		return nil
+	})
 	if refused != nil {
 		return *refused
 	}

@@ -32,8 +32,6 @@ func body(t *testing.T, fields map[string]any) []byte {
 	return b
 }
 
-func raw(s string) json.RawMessage { return json.RawMessage(s) }
-
 func TestDecodeBlockShapes(t *testing.T) {
 	b := []byte(`{
 	  "model": "claude-sonnet-4-5", "max_tokens": 0, "stream": true,

@@ -5,7 +5,6 @@ import (
 	"net/http"
 
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
-	"github.com/llmtestserver/llmtestserver/internal/provider"
 )
 
 // Renderer renders an error in an envelope: a codec's, or the admin API's.
@@ -51,12 +50,6 @@ func startSSE(w http.ResponseWriter) {
 	h.Set("Content-Type", "text/event-stream; charset=utf-8")
 	h.Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
-}
-
-// ReadBody reads a JSON request body of at most limit bytes (see
-// provider.ReadBody).
-func ReadBody(r *http.Request, limit int64) ([]byte, *apierr.Error) {
-	return provider.ReadBody(r, limit)
 }
 
 // MaxHeaderBytes bounds the size of a request's headers (request line

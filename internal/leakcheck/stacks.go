@@ -16,6 +16,10 @@ type goroutine struct {
 	stack string
 }
 
+// Stacks returns the stacks of every goroutine, as runtime.Stack writes
+// them, however long they are.
+func Stacks() string { return dump(true) }
+
 // dump returns the stacks of all goroutines (all) or of the calling one.
 func dump(all bool) string {
 	buf := make([]byte, 64<<10)

@@ -39,13 +39,6 @@ func (s *SSE) WriteEvent(w io.Writer, i int) error {
 	return err
 }
 
-func (s *SSE) add(data []byte) {
-	s.Body = append(s.Body, "data: "...)
-	s.Body = append(s.Body, data...)
-	s.Body = append(s.Body, "\n\n"...)
-	s.Ends = append(s.Ends, len(s.Body))
-}
-
 // ErrorEvent renders e as the event that fails a stream after its 200 was
 // sent: `data: {"error":{...}}` with no space after the brace, which is the
 // exact prefix go-openai looks for (openai-go fails on any top-level

@@ -61,7 +61,7 @@ func (Codec) Resolve(e *apierr.Error) *apierr.Error { return Resolve(e) }
 // RenderError implements provider.Codec.
 func (Codec) RenderError(e *apierr.Error, _ uint64) (int, any) {
 	e = Resolve(e)
-	return e.Status, Envelope(e)
+	return e.Status, envelopeOf(e)
 }
 
 // SetHeaders implements provider.Codec with the headers the real API sends

@@ -47,17 +47,15 @@ func serveChat(x *provider.Exchange) provider.Response {
 	return provider.Response{SSE: ca.Stream(split, stream.TokensPerChunk, req.IncludeUsage()), Pacing: stream, Reservation: res}
 }
 
-// find finds the reply to a conversational request, as answer.Find does,
-// and refuses as the real API does a model that is no chat model.
+// find finds the reply to a conversational request, refusing as the real
+// API does a model that is no chat model.
 func find(x *provider.Exchange, norm *scenario.Request) (*runtime.Reservation, scenario.Reply, *provider.Response) {
-	answer.RecordRequest(x, norm)
-	if !x.Serves(norm.Model) {
-		return nil, scenario.Reply{}, &provider.Response{Err: answer.ModelNotFound(x, norm.Model)}
-	}
-	if info, ok := LookupModel(norm.Model); ok && info.Kind != KindChat && info.Kind != KindReasoning {
-		return nil, scenario.Reply{}, &provider.Response{Err: NotAChatModel(x.Request.URL.Path)}
-	}
-	return answer.Reserve(x, norm)
+	return answer.Find(x, norm, func() *apierr.Error {
+		if info, ok := LookupModel(norm.Model); ok && info.Kind != KindChat && info.Kind != KindReasoning {
+			return NotAChatModel(x.Request.URL.Path)
+		}
+		return nil
+	})
 }
 
 // chatAnswer renders a neutral answer as a chat answer with n choices.

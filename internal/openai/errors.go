@@ -49,8 +49,10 @@ func Resolve(e *Error) *Error {
 }
 
 // Envelope returns e, resolved, in OpenAI's error envelope.
-func Envelope(e *Error) any {
-	e = Resolve(e)
+func Envelope(e *Error) any { return envelopeOf(Resolve(e)) }
+
+// envelopeOf is the envelope of an error already resolved.
+func envelopeOf(e *Error) envelope {
 	return envelope{errorBody{Message: e.Message, Type: e.Type, Param: nullable(e.Param), Code: nullable(e.Code)}}
 }
 
@@ -146,13 +148,6 @@ func MissingParameter(param string) *Error {
 		"Missing required parameter: '%s'.", param)
 }
 
-// StatusError builds an error of any status, as a scenario scripts it: the
-// type and, when message is empty, the message follow the real API's for
-// that status.
-func StatusError(status int, code, param, message string) *Error {
-	return Resolve(&Error{Status: status, Code: code, Param: param, Message: message})
-}
-
 // typeAndText are the real API's type and message for an error of status
 // with code.
 func typeAndText(status int, code string) (typ, text string) {
@@ -169,12 +164,6 @@ func typeAndText(status int, code string) (typ, text string) {
 		typ, text = typeServer, "The server had an error while processing your request. Sorry about that!"
 	}
 	return typ, text
-}
-
-// ServerError answers a fault of the server itself.
-func ServerError() *Error {
-	return &Error{Status: http.StatusInternalServerError, Type: typeServer,
-		Message: "The server had an error while processing your request. Sorry about that!"}
 }
 
 // PreviousResponseNotFound answers a previous_response_id the session does
