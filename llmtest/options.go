@@ -3,6 +3,7 @@ package llmtest
 import (
 	"errors"
 
+	"github.com/llmtestserver/llmtestserver/clock"
 	"github.com/llmtestserver/llmtestserver/session"
 )
 
@@ -23,6 +24,7 @@ type settings struct {
 	startup          []session.Option
 	maxRequestBytes  int64
 	strict           bool
+	clock            clock.Clock // nil: the real clock
 }
 
 func defaultSettings() settings {

@@ -54,6 +54,7 @@ func New(opts ...Option) (*Server, error) {
 		Bounds:          s.bounds,
 		Transport:       transport,
 		MaxRequestBytes: s.maxRequestBytes,
+		Clock:           s.clock,
 	})
 	if err != nil {
 		ts.Listener.Close()

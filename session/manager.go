@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/llmtestserver/llmtestserver/clock"
 	"github.com/llmtestserver/llmtestserver/internal/runtime"
 	"github.com/llmtestserver/llmtestserver/internal/server"
 )
@@ -37,6 +38,9 @@ type ManagerConfig struct {
 	// MaxRequestBytes bounds every request body the handler reads; larger
 	// ones get 413. Zero means DefaultMaxRequestBytes.
 	MaxRequestBytes int64
+	// Clock is the time every runtime of the manager runs on. Nil means
+	// the real clock.
+	Clock clock.Clock
 }
 
 // DefaultMaxRequestBytes is the request body bound of a ManagerConfig that
@@ -63,6 +67,9 @@ func (cfg ManagerConfig) withDefaults() ManagerConfig {
 	}
 	if cfg.Transport == nil {
 		cfg.Transport = http.DefaultTransport
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = clock.Real()
 	}
 	return cfg
 }
@@ -109,10 +116,20 @@ func NewManager(cfg ManagerConfig) (*Manager, error) {
 	m := &Manager{cfg: cfg, sessions: make(map[string]*entry)}
 	m.defaultBase = cfg.Startup.clone()
 	m.defaultBase.BearerToken = cfg.ManagementKey
-	m.fallback = runtime.New(m.defaultBase.settings())
+	m.fallback = m.newRuntime(&m.defaultBase)
 	m.defCfg = m.defaultBase.withoutScenarios()
 	return m, nil
 }
+
+// newRuntime starts a runtime configured by cfg, on the manager's clock.
+func (m *Manager) newRuntime(cfg *Config) *runtime.Runtime {
+	s := cfg.settings()
+	s.Clock = m.cfg.Clock
+	return runtime.New(s)
+}
+
+// Clock returns the clock the manager's runtimes run on.
+func (m *Manager) Clock() clock.Clock { return m.cfg.Clock }
 
 // Handler returns the HTTP handler of the provider and admin APIs, backed by
 // this manager.
@@ -153,7 +170,7 @@ func (m *Manager) admit(cfg Config) (*Session, error) {
 	}
 	id, key := newID(), newKey()
 	reservation := cfg.Reservation()
-	s := &Session{m: m, id: id, key: key, rt: runtime.New(cfg.settings())}
+	s := &Session{m: m, id: id, key: key, rt: m.newRuntime(&cfg)}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	switch {

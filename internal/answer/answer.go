@@ -76,7 +76,7 @@ func Settle(x *provider.Exchange, res *runtime.Reservation, req *scenario.Reques
 	if err != nil {
 		return reply, &provider.Response{Err: err, Reservation: res}
 	}
-	if werr := runtime.Wait(x.Ctx, reply.Delay); werr != nil {
+	if werr := x.Runtime.Wait(x.Ctx, reply.Delay); werr != nil {
 		res.Rollback()
 		return reply, &provider.Response{Err: httpx.ClientGone()}
 	}

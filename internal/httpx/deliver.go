@@ -23,7 +23,7 @@ import (
 // Answers are written as they are encoded, through a buffer of bounded
 // size, so that what a request holds in memory does not grow with the
 // number of choices it asks for.
-func deliver(ctx context.Context, w http.ResponseWriter, res *provider.Response, serial uint64, render Renderer) (status int, finish func()) {
+func deliver(ctx context.Context, rt *runtime.Runtime, w http.ResponseWriter, res *provider.Response, serial uint64, render Renderer) (status int, finish func()) {
 	out := bufferPool.Get().(*bufio.Writer)
 	out.Reset(w)
 	release := func() {
@@ -36,7 +36,7 @@ func deliver(ctx context.Context, w http.ResponseWriter, res *provider.Response,
 	case res.SSE != nil:
 		status = http.StatusOK
 		startSSE(w)
-		err = writeEvents(ctx, out, w, res.SSE, res.Pacing)
+		err = writeEvents(ctx, rt, out, w, res.SSE, res.Pacing)
 		last = func() error {
 			if n := res.SSE.Len(); n > 0 {
 				return res.SSE.WriteEvent(out, n-1)
@@ -131,7 +131,7 @@ func (h *holdLast) release() error {
 // others spaced by the token rate, and then waits the gap before the last
 // event, which deliver's finish writes. A stream stops between events when
 // ctx ends.
-func writeEvents(ctx context.Context, out *bufio.Writer, w http.ResponseWriter, s provider.EventStream, pacing runtime.StreamSettings) error {
+func writeEvents(ctx context.Context, rt *runtime.Runtime, out *bufio.Writer, w http.ResponseWriter, s provider.EventStream, pacing runtime.StreamSettings) error {
 	paced := pacing.Paced()
 	flusher, _ := w.(http.Flusher)
 	var gap time.Duration
@@ -145,7 +145,7 @@ func writeEvents(ctx context.Context, out *bufio.Writer, w http.ResponseWriter, 
 			if i == 0 {
 				delay = pacing.TTFT
 			}
-			if err := runtime.Wait(ctx, delay); err != nil {
+			if err := rt.Wait(ctx, delay); err != nil {
 				return err
 			}
 		} else if err := ctx.Err(); err != nil {

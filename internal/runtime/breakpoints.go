@@ -51,7 +51,7 @@ func (rt *Runtime) CacheAtBreakpoints(scope string, segments []PromptSegment, bp
 	// The breakpoints' prefixes share the map and the bound of the other
 	// prompt cache, under scopes of their own; each keeps its expiry, in
 	// Unix nanoseconds.
-	now := rt.now().UnixNano()
+	now := rt.clock.Now().UnixNano()
 	if rt.prefixes == nil || len(rt.prefixes)+len(bps) > maxCachedPrefixes {
 		rt.prefixes = make(map[prefixKey]int64)
 	}

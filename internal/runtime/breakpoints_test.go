@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/llmtestserver/llmtestserver/clock"
 )
 
 func segmentsOf(n, tokens int) []PromptSegment {
@@ -16,8 +18,8 @@ func segmentsOf(n, tokens int) []PromptSegment {
 
 func TestCacheAtBreakpoints(t *testing.T) {
 	rt := newTestRuntime()
-	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	rt.now = func() time.Time { return clock }
+	fake := clock.NewFake(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	rt.clock = fake
 	rule := BreakpointRule{MinTokens: 1024, Lookback: 20}
 	five := 5 * time.Minute
 	ask := func(segs []PromptSegment, bps ...Breakpoint) [3]int {
@@ -48,15 +50,15 @@ func TestCacheAtBreakpoints(t *testing.T) {
 	}
 
 	// A hit refreshes the five-minute TTL; past it, the prefix is gone.
-	clock = clock.Add(4 * time.Minute)
+	fake.Advance(4 * time.Minute)
 	if got := ask(turn1, Breakpoint{3, five}); got[0] != 1600 {
 		t.Errorf("after 4 minutes: %v, want a hit", got)
 	}
-	clock = clock.Add(4 * time.Minute)
+	fake.Advance(4 * time.Minute)
 	if got := ask(turn1, Breakpoint{3, five}); got[0] != 1600 {
 		t.Errorf("4 minutes after a refreshing hit: %v, want a hit", got)
 	}
-	clock = clock.Add(6 * time.Minute)
+	fake.Advance(6 * time.Minute)
 	if got := ask(turn1, Breakpoint{3, five}); got != [3]int{0, 1600, 0} {
 		t.Errorf("6 minutes after the last hit: %v, want a miss and a new write", got)
 	}
@@ -69,7 +71,7 @@ func TestCacheAtBreakpoints(t *testing.T) {
 	if got := ask(long, Breakpoint{3, time.Hour}, Breakpoint{7, five}); got != [3]int{0, 2400, 1200} {
 		t.Errorf("1h then 5m breakpoints: %v, want 2,400 written, 1,200 of them for an hour", got)
 	}
-	clock = clock.Add(30 * time.Minute)
+	fake.Advance(30 * time.Minute)
 	if got := ask(long, Breakpoint{3, time.Hour}, Breakpoint{7, five}); got != [3]int{1200, 1200, 0} {
 		t.Errorf("30 minutes on: %v, want the 1h prefix read and the rest written again", got)
 	}

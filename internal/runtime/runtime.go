@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/llmtestserver/llmtestserver/clock"
 	"github.com/llmtestserver/llmtestserver/journal"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
@@ -38,6 +39,10 @@ type Settings struct {
 	// counts them.
 	HistoryCapacity int
 	HistoryMaxBytes int64
+	// Clock is the time the runtime runs on; nil means the real clock. A
+	// runtime keeps the clock it was made with: Configure never changes
+	// it.
+	Clock clock.Clock
 }
 
 // StreamSettings shape streamed answers.
@@ -56,7 +61,7 @@ func (s StreamSettings) Paced() bool { return s.TTFT > 0 || s.TokensPerSecond > 
 // Runtime is one isolated fake provider.
 type Runtime struct {
 	journal *journal.Journal
-	now     func() time.Time
+	clock   clock.Clock
 
 	mu       sync.Mutex
 	settings Settings             // guarded by mu; never mutated in place
@@ -89,13 +94,17 @@ type flight struct {
 func New(s Settings) *Runtime {
 	rt := &Runtime{
 		journal:  journal.New(s.JournalCapacity, s.JournalMaxBytes),
-		now:      time.Now,
+		clock:    s.Clock,
 		settings: s,
 		inflight: make(map[*flight]struct{}),
 		ids:      newIDSource(),
 
 		conversations: make(map[identityKey]conversation),
 	}
+	if rt.clock == nil {
+		rt.clock = clock.Real()
+	}
+	rt.settings.Clock = rt.clock
 	rt.settings.Scenarios = ownReplies(s.Scenarios)
 	rt.queues = newQueues(rt.settings.Scenarios)
 	return rt
@@ -121,6 +130,7 @@ func (rt *Runtime) Configure(s Settings) {
 		return
 	}
 	rt.settings = s
+	rt.settings.Clock = rt.clock
 	rt.settings.Scenarios = ownReplies(s.Scenarios)
 	rt.queues = newQueues(rt.settings.Scenarios)
 	rt.positions = 0
@@ -226,7 +236,10 @@ func (rt *Runtime) Record(e journal.Entry) {
 }
 
 // Now returns the runtime clock's current time.
-func (rt *Runtime) Now() time.Time { return rt.now() }
+func (rt *Runtime) Now() time.Time { return rt.clock.Now() }
+
+// Clock returns the clock the runtime runs on.
+func (rt *Runtime) Clock() clock.Clock { return rt.clock }
 
 // NextSerial returns the next number of the runtime's ID sequence, so that
 // generated IDs are deterministic within a session. A retired runtime
@@ -241,20 +254,10 @@ func (rt *Runtime) NextSerial() uint64 {
 	return rt.serial
 }
 
-// Wait holds the caller for d, or until ctx ends, whichever comes first, on
-// the standard library's timers, that is, in real time: requests arrive
-// over loopback sockets, which a testing/synctest bubble cannot hold, so
-// virtual time does not reach them.
-func Wait(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+// Wait holds the caller for d on the runtime's clock, or until ctx ends,
+// whichever comes first. On the real clock inside a testing/synctest
+// bubble (a server in memory mode started in the bubble), d passes on the
+// bubble's virtual time.
+func (rt *Runtime) Wait(ctx context.Context, d time.Duration) error {
+	return clock.Wait(ctx, rt.clock, d)
 }
