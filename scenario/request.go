@@ -45,6 +45,10 @@ type Request struct {
 	ResponseFormat *ResponseFormat
 	// Stream reports whether the caller asked for a streamed answer.
 	Stream bool
+	// MaxOutputTokens is the most tokens the caller lets the answer have
+	// (max_completion_tokens or max_tokens, max_output_tokens, Anthropic's
+	// max_tokens); 0 when the request sets no limit.
+	MaxOutputTokens int
 	// PromptCacheKey is the caller's prompt_cache_key affinity hint.
 	PromptCacheKey string
 	// User is the caller's end-user identifier (user or safety_identifier).

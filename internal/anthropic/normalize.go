@@ -24,6 +24,11 @@ func (r *MessagesRequest) Normalize() *scenario.Request {
 	if r.UserID != "" {
 		n.Metadata = map[string]string{"user_id": r.UserID}
 	}
+	if r.MaxTokens != nil {
+		// max_tokens 0 asks for no output at all (it pre-warms the
+		// prompt cache); the scenario still answers, uncut.
+		n.MaxOutputTokens = int(*r.MaxTokens)
+	}
 	system := make([]string, 0, len(r.System))
 	for i := range r.System {
 		system = append(system, r.System[i].Text)

@@ -51,10 +51,11 @@ func TestNormalizeMatchesOpenAI(t *testing.T) {
 		},
 		Tools: []scenario.Tool{{Name: "get_weather", Description: "Weather by city",
 			Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}}}`)}},
-		ToolChoice: "required",
-		Stream:     true,
-		User:       "user-7",
-		Metadata:   map[string]string{"user_id": "user-7"},
+		ToolChoice:      "required",
+		Stream:          true,
+		MaxOutputTokens: 100,
+		User:            "user-7",
+		Metadata:        map[string]string{"user_id": "user-7"},
 	}
 	got := r.Normalize()
 	assert.Equal(t, want, got)

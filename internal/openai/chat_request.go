@@ -366,6 +366,13 @@ func (r *ChatRequest) Normalize() *scenario.Request {
 	if n.User == "" {
 		n.User = r.SafetyIdentifier
 	}
+	// max_completion_tokens replaced max_tokens; when both are sent
+	// (validation allows it on chat models) the newer one governs.
+	if m := r.MaxCompletionTokens; m != nil {
+		n.MaxOutputTokens = int(*m)
+	} else if m := r.MaxTokens; m != nil {
+		n.MaxOutputTokens = int(*m)
+	}
 	if rf := r.responseFormat; rf != nil {
 		c := *rf
 		c.Schema = bytes.Clone(rf.Schema)

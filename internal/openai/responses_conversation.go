@@ -154,6 +154,9 @@ func NormalizeResponses(model, instructions string, items []Item, req *Responses
 		return n
 	}
 	n.Stream = req.Stream
+	if m := req.MaxOutputTokens; m != nil {
+		n.MaxOutputTokens = int(*m)
+	}
 	n.ToolChoice = req.toolChoice
 	n.PromptCacheKey = req.PromptCacheKey
 	n.User = req.User
