@@ -97,3 +97,39 @@ func TestChaosProbabilityFollowsTheSeed(t *testing.T) {
 	assert.Equal(t, faulted, sess.Pending(), "each fault left its scripted reply unused")
 	assert.Positive(t, faulted)
 }
+
+// TestChaosAndRateLimitsOverTheAdminAPI: both travel as JSON in the
+// session configuration; a misspelt or invalid rule is a 400 naming the
+// field.
+func TestChaosAndRateLimitsOverTheAdminAPI(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	c := createOverHTTP(t, srv, `{"scenarios":[{"name":"g","match":{},"replies":[{"text":"one"},{"text":"two"}]}],
+		"rate_limits":{"requests_per_minute":100},
+		"chaos":{"seed":1,"rules":[{"name":"flaky","every":2,"reply":{"error":{"status":503}}}]}}`)
+	sel := []string{session.HeaderSession, c.ID, session.HeaderSessionKey, c.Key}
+	chat := func() reply {
+		return call(t, http.MethodPost, srv.URL()+"/v1/chat/completions", chatBody("gpt-4o", "hi"), join(sel, bearer("k"))...)
+	}
+	r := chat()
+	require.Equal(t, http.StatusOK, r.status, "%s", r.body)
+	assert.Equal(t, "99", r.header.Get("x-ratelimit-remaining-requests"))
+	r = chat()
+	r.wantError(t, http.StatusServiceUnavailable, "")
+	assert.Equal(t, "98", r.header.Get("x-ratelimit-remaining-requests"), "a faulted request counts against the limits")
+	r = chat()
+	require.Equal(t, http.StatusOK, r.status)
+	assert.Contains(t, string(r.body), `"two"`, "the fault took no scripted reply")
+
+	for body, field := range map[string]string{
+		`{"chaos":{"rules":[{"every":2}]}}`:                                                    "chaos.rules[0].reply",
+		`{"chaos":{"rules":[{"probability":2,"reply":{"text":"x"}}]}}`:                         "chaos.rules[0].probability",
+		`{"rate_limits":{"requests_per_minut":1}}`:                                             "requests_per_minut",
+		`{"rate_limits":{"models":{"gpt-4o":{"tokens_per_minute":-1}}}}`:                       "rate_limits.models[gpt-4o].tokens_per_minute",
+		`{"chaos":{"rules":[{"every":1,"reply":{"error":{"status":500}},"endpoints":["x"]}]}}`: "chaos.rules[0].endpoints[0]",
+	} {
+		r := call(t, http.MethodPost, srv.URL()+"/admin-api/sessions", body, bearer(srv.ManagementKey())...)
+		assert.Equal(t, http.StatusBadRequest, r.status, "%s: %s", body, r.body)
+		assert.Contains(t, string(r.body), field, body)
+	}
+}

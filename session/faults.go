@@ -3,6 +3,7 @@ package session
 import (
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 
 	"github.com/llmtestserver/llmtestserver/internal/runtime"
@@ -117,7 +118,7 @@ func (l *RateLimitsConfig) validate() *ConfigError {
 		if m == "" {
 			return &ConfigError{"rate_limits.models", "a model ID must not be empty"}
 		}
-		if err := validateRates(fmt.Sprintf("rate_limits.models[%q]", m), l.Models[m].RequestsPerMinute, l.Models[m].TokensPerMinute); err != nil {
+		if err := validateRates("rate_limits.models["+m+"]", l.Models[m].RequestsPerMinute, l.Models[m].TokensPerMinute); err != nil {
 			return err
 		}
 	}
@@ -152,6 +153,8 @@ func (c *ChaosConfig) validate() *ConfigError {
 		case r.Every == 0 && !(r.Probability > 0 && r.Probability <= 1):
 			// Written so that NaN fails too.
 			return &ConfigError{path + ".probability", "must be more than 0 and at most 1"}
+		case reflect.ValueOf(r.Reply).IsZero():
+			return &ConfigError{path + ".reply", "must say what the rule answers with, such as an error"}
 		case r.Reply.Func != nil:
 			return &ConfigError{path + ".reply", "must not be a Go responder: a chaos rule answers with a fixed reply"}
 		}

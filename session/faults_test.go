@@ -48,7 +48,7 @@ func TestRateLimitsAndChaosValidation(t *testing.T) {
 	}{
 		"negative rpm":     {session.WithRateLimits(-1, 0), "rate_limits.requests_per_minute"},
 		"huge tpm":         {session.WithRateLimits(0, 2_000_000_000), "rate_limits.tokens_per_minute"},
-		"model rpm":        {session.WithModelRateLimits("m", 2_000_000, 0), `rate_limits.models["m"].requests_per_minute`},
+		"model rpm":        {session.WithModelRateLimits("m", 2_000_000, 0), "rate_limits.models[m].requests_per_minute"},
 		"empty model":      {session.WithModelRateLimits("", 1, 0), "rate_limits.models"},
 		"no trigger":       {session.WithChaos(1, session.ChaosRule{Reply: fail}), "chaos.rules[0]"},
 		"both triggers":    {session.WithChaos(1, session.ChaosRule{Every: 2, Probability: 0.5, Reply: fail}), "chaos.rules[0]"},
@@ -60,6 +60,7 @@ func TestRateLimitsAndChaosValidation(t *testing.T) {
 		"unknown endpoint": {session.WithChaos(1, session.ChaosRule{Every: 1, Endpoints: []scenario.Endpoint{"chat"}, Reply: fail}), "chaos.rules[0].endpoints[0]"},
 		"embeddings":       {session.WithChaos(1, session.ChaosRule{Every: 1, Endpoints: []scenario.Endpoint{scenario.EndpointEmbeddings}, Reply: fail}), "chaos.rules[0].endpoints[0]"},
 		"duplicate name":   {session.WithChaos(1, session.ChaosRule{Name: "a", Every: 1, Reply: fail}, session.ChaosRule{Name: "a", Every: 2, Reply: fail}), "chaos.rules[1].name"},
+		"no reply":         {session.WithChaos(1, session.ChaosRule{Every: 1}), "chaos.rules[0].reply"},
 		"empty rule model": {session.WithChaos(1, session.ChaosRule{Every: 1, Models: []string{""}, Reply: fail}), "chaos.rules[0].models[0]"},
 	} {
 		t.Run(name, func(t *testing.T) {
