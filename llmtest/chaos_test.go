@@ -104,7 +104,7 @@ func TestChaosProbabilityFollowsTheSeed(t *testing.T) {
 func TestChaosAndRateLimitsOverTheAdminAPI(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	c := createOverHTTP(t, srv, `{"scenarios":[{"name":"g","match":{},"replies":[{"text":"one"},{"text":"two"}]}],
+	c := createOverHTTP(t, srv, `{"scenarios":[{"name":"g","match":{},"replies":[{"text":"one"},{"text":"two"},{"text":"three"}]}],
 		"rate_limits":{"requests_per_minute":100},
 		"chaos":{"seed":1,"rules":[{"name":"flaky","every":2,"reply":{"error":{"status":503}}}]}}`)
 	sel := []string{session.HeaderSession, c.ID, session.HeaderSessionKey, c.Key}
@@ -120,6 +120,15 @@ func TestChaosAndRateLimitsOverTheAdminAPI(t *testing.T) {
 	r = chat()
 	require.Equal(t, http.StatusOK, r.status)
 	assert.Contains(t, string(r.body), `"two"`, "the fault took no scripted reply")
+	r = call(t, http.MethodPost, srv.URL()+"/v1/chat/completions",
+		`{"model":"gpt-4o","stream":true,"messages":[{"role":"user","content":"hi"}]}`, join(sel, bearer("k"))...)
+	r.wantError(t, http.StatusServiceUnavailable, "")
+	assert.Equal(t, "96", r.header.Get("x-ratelimit-remaining-requests"))
+	r = call(t, http.MethodPost, srv.URL()+"/v1/chat/completions",
+		`{"model":"gpt-4o","stream":true,"messages":[{"role":"user","content":"hi"}]}`, join(sel, bearer("k"))...)
+	require.Equal(t, http.StatusOK, r.status, "%s", r.body)
+	assert.Contains(t, string(r.body), `"three"`)
+	assert.Equal(t, "95", r.header.Get("x-ratelimit-remaining-requests"), "a stream carries the headers too")
 
 	for body, field := range map[string]string{
 		`{"chaos":{"rules":[{"every":2}]}}`:                                                    "chaos.rules[0].reply",
