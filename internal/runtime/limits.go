@@ -75,7 +75,8 @@ type RateCheck struct {
 	Now time.Time
 	// Requests and Tokens are the buckets as the request left them.
 	Requests, Tokens RateWindow
-	// Tokens requested: input plus the requested maximum output.
+	// RequestedTokens is what the request asked of the token limit: its
+	// input plus the most output tokens it allows.
 	RequestedTokens int
 	// Exceeded is the limit that refused the request, "" when it was
 	// admitted. When both would refuse it, the one that frees later.
