@@ -36,6 +36,12 @@ type Config struct {
 	Videos VideosConfig `json:"videos"`
 	// Stream shapes streamed answers.
 	Stream StreamConfig `json:"stream"`
+	// RateLimits limit the requests and tokens a minute, per model; nil
+	// limits nothing.
+	RateLimits *RateLimitsConfig `json:"rate_limits,omitempty"`
+	// Chaos holds the session-wide fault rules for chaos tests; nil has
+	// none.
+	Chaos *ChaosConfig `json:"chaos,omitempty"`
 }
 
 // StreamConfig shapes streamed answers. Unpaced streams (no time to first
@@ -107,12 +113,13 @@ const (
 
 // Reservation returns the bytes c reserves in the server's admission budget:
 // journal bytes and entries, history bytes and entries, video capacity, a
-// fixed retention, and what keeping its scenarios costs (see
-// configurationCost):
+// fixed retention, what keeping its scenarios costs (see
+// configurationCost), and its rate-limit buckets and chaos rules (see
+// faultsCost):
 //
 //	journal.max_bytes + journal.capacity × 1 KiB
 //	+ history.max_bytes + history.capacity × 256 B
-//	+ videos.capacity × 128 KiB + 2.5 MiB + configurationCost
+//	+ videos.capacity × 128 KiB + 2.5 MiB + configurationCost + faultsCost
 //
 // It is a pure function of c.
 func (c *Config) Reservation() int64 {
@@ -121,7 +128,7 @@ func (c *Config) Reservation() int64 {
 		c.History.MaxBytes + int64(c.History.Capacity)*historyEntryBytes +
 		int64(c.Videos.Capacity)*videoJobBytes +
 		fixedRetentionBytes +
-		c.configurationCost()
+		c.configurationCost() + c.faultsCost()
 }
 
 // Limits of single configuration fields, so that one reservation cannot
@@ -185,6 +192,16 @@ func (c *Config) Validate() error {
 	case c.Stream.TokensPerSecond != 0 && !(c.Stream.TokensPerSecond >= minTokensPerSecond && c.Stream.TokensPerSecond <= maxTokensPerSecond):
 		// Written so that NaN fails too.
 		return &ConfigError{"stream.tokens_per_second", fmt.Sprintf("must be 0 (no pacing) or between %g and %d", minTokensPerSecond, maxTokensPerSecond)}
+	}
+	if c.RateLimits != nil {
+		if err := c.RateLimits.validate(); err != nil {
+			return err
+		}
+	}
+	if c.Chaos != nil {
+		if err := c.Chaos.validate(); err != nil {
+			return err
+		}
 	}
 	for i, m := range c.Models {
 		if m == "" {
@@ -259,6 +276,7 @@ func jsonConfigError(err error) *ConfigError {
 // is copied with its whole match tree and its replies.
 func (c Config) clone() Config {
 	c.Models = slices.Clone(c.Models)
+	c.RateLimits, c.Chaos = c.RateLimits.clone(), c.Chaos.clone()
 	if c.Scenarios != nil {
 		scenarios := make([]scenario.Scenario, len(c.Scenarios))
 		for i := range c.Scenarios {
@@ -284,6 +302,8 @@ func (c *Config) settings() runtime.Settings {
 			TTFT:            time.Duration(c.Stream.TTFTMS) * time.Millisecond,
 			TokensPerSecond: c.Stream.TokensPerSecond,
 		},
+		RateLimits: c.RateLimits.settings(),
+		Chaos:      c.Chaos.settings(),
 	}
 }
 
@@ -297,5 +317,6 @@ func (c Config) withoutScenarios() Config {
 // is (the journal needs a capacity).
 func (c *Config) isZero() bool {
 	return c.BearerToken == "" && c.Models == nil && c.Scenarios == nil && c.Journal == JournalConfig{} &&
-		c.History == HistoryConfig{} && c.Videos == VideosConfig{} && c.Stream == StreamConfig{}
+		c.History == HistoryConfig{} && c.Videos == VideosConfig{} && c.Stream == StreamConfig{} &&
+		c.RateLimits == nil && c.Chaos == nil
 }

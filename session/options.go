@@ -69,6 +69,42 @@ func WithStream(tokensPerChunk int, ttft time.Duration, tokensPerSecond float64)
 	})
 }
 
+// WithRateLimits limits every model of the session to
+// requestsPerMinute requests and tokensPerMinute tokens a minute (0: no
+// limit), keeping any per-model limits; see RateLimitsConfig.
+func WithRateLimits(requestsPerMinute, tokensPerMinute int) Option {
+	return optionFunc(func(c *Config) {
+		l := c.RateLimits.clone()
+		if l == nil {
+			l = &RateLimitsConfig{}
+		}
+		l.RequestsPerMinute, l.TokensPerMinute = requestsPerMinute, tokensPerMinute
+		c.RateLimits = l
+	})
+}
+
+// WithModelRateLimits gives model limits of its own, which replace those of
+// WithRateLimits for it (0: no limit); see RateLimitsConfig.
+func WithModelRateLimits(model string, requestsPerMinute, tokensPerMinute int) Option {
+	return optionFunc(func(c *Config) {
+		l := c.RateLimits.clone()
+		if l == nil {
+			l = &RateLimitsConfig{}
+		}
+		if l.Models == nil {
+			l.Models = make(map[string]ModelRateLimits)
+		}
+		l.Models[model] = ModelRateLimits{RequestsPerMinute: requestsPerMinute, TokensPerMinute: tokensPerMinute}
+		c.RateLimits = l
+	})
+}
+
+// WithChaos sets the session's chaos rules, drawn from seed; see
+// ChaosConfig. The session keeps a deep copy of the rules.
+func WithChaos(seed uint64, rules ...ChaosRule) Option {
+	return optionFunc(func(c *Config) { c.Chaos = (&ChaosConfig{Seed: seed, Rules: rules}).clone() })
+}
+
 // WithConfig replaces the whole configuration with cfg; later options apply
 // over it.
 func WithConfig(cfg Config) Option {

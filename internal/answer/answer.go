@@ -1,7 +1,7 @@
 // Package answer does, once for every provider, the steps between a
 // normalized request and a neutral answer: it journals what the request
-// carries, checks the model, reserves the reply of the first scenario
-// that answers, resolves a Go responder, holds the reply back for its
+// carries, checks the model, checks the session's rate limits and chaos
+// rules, reserves the reply of the first scenario that answers, resolves a Go responder, holds the reply back for its
 // delay, and builds the provider.Answer a codec renders: the model
 // override, the structured-output schema check, tool-call IDs, the finish
 // kind, the journal's fields and the usage.
@@ -38,6 +38,7 @@ func ModelNotFound(x *provider.Exchange, model string) *apierr.Error {
 // Find finds the reply to a conversational request: it journals what the
 // request carries, checks that the session serves the model and that the
 // model takes the request (refuse, the codec's own rules, may be nil),
+// checks the session's rate limits and chaos rules (see guard), and
 // reserves the reply of the first scenario that answers and settles it.
 // It returns instead the response to send when there is no reply to
 // render.
@@ -50,6 +51,9 @@ func Find(x *provider.Exchange, norm *scenario.Request, refuse func() *apierr.Er
 		if err := refuse(); err != nil {
 			return nil, scenario.Reply{}, &provider.Response{Err: err}
 		}
+	}
+	if res, reply, out, done := guard(x, norm); done {
+		return res, reply, out
 	}
 	return reserve(x, norm)
 }

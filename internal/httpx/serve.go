@@ -56,6 +56,7 @@ func Serve(w http.ResponseWriter, r *http.Request, rt *runtime.Runtime, codec pr
 	}
 	serial := rt.NextSerial()
 	codec.SetHeaders(w.Header(), serial, rt.Now().Sub(x.Entry.Time))
+	x.SetRateLimitHeaders(w.Header())
 	status, finish := deliver(ctx, rt, w, &res, serial, render)
 	x.Entry.Status = status
 	// The last bytes go out only once the request is on record, so a client

@@ -27,6 +27,10 @@ type Exchange struct {
 	Earlier runtime.Earlier
 	// MaxBody bounds the request's body.
 	MaxBody int64
+	// RateLimit is what the request's check against the session's rate
+	// limits saw, or nil when it was not checked; its answer reports it
+	// in headers (see RateLimiter).
+	RateLimit *runtime.RateCheck
 }
 
 // Response is what a route answers; the HTTP core writes it. Routes never

@@ -39,6 +39,11 @@ type Settings struct {
 	// counts them.
 	HistoryCapacity int
 	HistoryMaxBytes int64
+	// RateLimits limit the requests and tokens a minute, per model (see
+	// RateLimits); the zero value limits nothing.
+	RateLimits RateLimits
+	// Chaos are the session-wide fault rules (see Chaos).
+	Chaos Chaos
 	// Clock is the time the runtime runs on; nil means the real clock. A
 	// runtime keeps the clock it was made with: Configure never changes
 	// it.
@@ -82,6 +87,11 @@ type Runtime struct {
 	// prefixes holds the prompt prefixes seen, for prompt caching, with
 	// their expiry in Unix nanoseconds (0 for none); guarded by mu.
 	prefixes map[prefixKey]int64
+	// rates holds the rate-limit buckets by model, at most maxRateBuckets;
+	// guarded by mu.
+	rates map[string]*modelBuckets
+	// chaos is the live state of the chaos rules; guarded by mu.
+	chaos chaosState
 }
 
 // flight is one request in progress.
@@ -107,6 +117,7 @@ func New(s Settings) *Runtime {
 	rt.settings.Clock = rt.clock
 	rt.settings.Scenarios = ownReplies(s.Scenarios)
 	rt.queues = newQueues(rt.settings.Scenarios)
+	rt.chaos = newChaosState(rt.settings.Chaos)
 	return rt
 }
 
@@ -121,7 +132,8 @@ func (rt *Runtime) Settings() Settings {
 }
 
 // Configure replaces the settings as a whole. Scenario queues start afresh
-// from the new scenarios; the journal keeps what fits its new bounds. A
+// from the new scenarios, rate-limit buckets full and chaos rules from
+// their seed; the journal keeps what fits its new bounds. A
 // retired runtime stays as it is.
 func (rt *Runtime) Configure(s Settings) {
 	rt.mu.Lock()
@@ -134,12 +146,16 @@ func (rt *Runtime) Configure(s Settings) {
 	rt.settings.Scenarios = ownReplies(s.Scenarios)
 	rt.queues = newQueues(rt.settings.Scenarios)
 	rt.positions = 0
+	rt.rates = nil
+	rt.chaos = newChaosState(s.Chaos)
 	rt.trimHistory(s.HistoryCapacity)
 	rt.journal.Resize(s.JournalCapacity, s.JournalMaxBytes)
 }
 
 // Reset forgets all state and keeps the settings: every scripted reply is
-// available again, the journal is empty and generated IDs start over. A
+// available again, the journal is empty, generated IDs start over, the
+// rate-limit buckets are full and the chaos rules start again from their
+// seed. A
 // retired runtime stays as it is, so its journal can still be read.
 func (rt *Runtime) Reset() {
 	rt.mu.Lock()
@@ -154,6 +170,8 @@ func (rt *Runtime) Reset() {
 	clear(rt.conversations)
 	rt.history = history{}
 	rt.prefixes = nil
+	rt.rates = nil
+	rt.chaos = newChaosState(rt.settings.Chaos)
 	rt.journal.Reset()
 }
 
