@@ -133,8 +133,8 @@ func (rt *Runtime) Settings() Settings {
 
 // Configure replaces the settings as a whole. Scenario queues start afresh
 // from the new scenarios, rate-limit buckets full and chaos rules from
-// their seed; the journal keeps what fits its new bounds. A
-// retired runtime stays as it is.
+// their seed; the journal keeps what fits its new bounds. A retired
+// runtime stays as it is.
 func (rt *Runtime) Configure(s Settings) {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
@@ -155,8 +155,8 @@ func (rt *Runtime) Configure(s Settings) {
 // Reset forgets all state and keeps the settings: every scripted reply is
 // available again, the journal is empty, generated IDs start over, the
 // rate-limit buckets are full and the chaos rules start again from their
-// seed. A
-// retired runtime stays as it is, so its journal can still be read.
+// seed. A retired runtime stays as it is, so its journal can still be
+// read.
 func (rt *Runtime) Reset() {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
