@@ -2,9 +2,10 @@
 // normalized request and a neutral answer: it journals what the request
 // carries, checks the model, checks the session's rate limits and chaos
 // rules, reserves the reply of the first scenario that answers, resolves
-// a Go responder, holds the reply back for its delay, and builds the provider.Answer a codec renders: the model
-// override, the structured-output schema check, tool-call IDs, the finish
-// kind, the journal's fields and the usage.
+// a Go responder, holds the reply back for its delay, and builds the
+// provider.Answer a codec renders: the model override, the
+// structured-output schema check, tool-call IDs, the finish kind, the
+// journal's fields and the usage.
 package answer
 
 import (
