@@ -30,14 +30,25 @@ func Serve(w http.ResponseWriter, r *http.Request, rt *runtime.Runtime, codec pr
 		Entry:   journal.Entry{Time: rt.Now(), Provider: codec.Name(), Method: r.Method, Path: r.URL.Path},
 		MaxBody: maxBody}
 	var res provider.Response
+	var idem *idempotent // the Idempotency-Key the request claimed, if any
 	if key, present := codec.APIKey(r.Header); !rt.KeyAccepted(key) {
 		err := codec.AuthError(!present, key)
 		if atDefault && present {
 			err = withSessionHint(err)
 		}
 		res = provider.Response{Err: err}
+	} else if claimed, refused, replayed := claimIdempotency(w, x); replayed {
+		return
+	} else if refused != nil {
+		res = provider.Response{Err: refused}
 	} else {
+		idem = claimed
 		res = route.Serve(x)
+	}
+	out := w // what the answer is delivered through
+	if idem != nil {
+		defer idem.release() // after the last bytes (deferred below) are out
+		out = idem.capture(w)
 	}
 	if res.Err != nil {
 		res.Err = codec.Resolve(res.Err)
@@ -56,7 +67,7 @@ func Serve(w http.ResponseWriter, r *http.Request, rt *runtime.Runtime, codec pr
 	}
 	serial := rt.NextSerial()
 	codec.SetHeaders(w.Header(), serial, rt.Now().Sub(x.Entry.Time))
-	status, finish := deliver(ctx, rt, w, &res, serial, render)
+	status, finish := deliver(ctx, rt, out, &res, serial, render)
 	x.Entry.Status = status
 	// The last bytes go out only once the request is on record, so a client
 	// that has its answer can rely on the journal (and history) showing it.

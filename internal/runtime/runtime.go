@@ -39,6 +39,14 @@ type Settings struct {
 	// counts them.
 	HistoryCapacity int
 	HistoryMaxBytes int64
+	// IgnoreContextWindow turns off the check that a request's prompt and
+	// its maximum output fit the model's context window.
+	IgnoreContextWindow bool
+	// IdempotencyCapacity is the most Idempotency-Key answers kept, and
+	// IdempotencyMaxBytes the most bytes they keep (see
+	// IdempotentAnswer.Size).
+	IdempotencyCapacity int
+	IdempotencyMaxBytes int64
 	// Clock is the time the runtime runs on; nil means the real clock. A
 	// runtime keeps the clock it was made with: Configure never changes
 	// it.
@@ -82,6 +90,9 @@ type Runtime struct {
 	// prefixes holds the prompt prefixes seen, for prompt caching, with
 	// their expiry in Unix nanoseconds (0 for none); guarded by mu.
 	prefixes map[prefixKey]int64
+	// idempotency holds the answers kept under Idempotency-Key; guarded
+	// by mu.
+	idempotency idempotency
 }
 
 // flight is one request in progress.
@@ -135,6 +146,7 @@ func (rt *Runtime) Configure(s Settings) {
 	rt.queues = newQueues(rt.settings.Scenarios)
 	rt.positions = 0
 	rt.trimHistory(s.HistoryCapacity)
+	rt.idempotency.trim(s.IdempotencyCapacity, s.IdempotencyMaxBytes)
 	rt.journal.Resize(s.JournalCapacity, s.JournalMaxBytes)
 }
 
@@ -154,6 +166,7 @@ func (rt *Runtime) Reset() {
 	clear(rt.conversations)
 	rt.history = history{}
 	rt.prefixes = nil
+	rt.idempotency.reset()
 	rt.journal.Reset()
 }
 
