@@ -70,7 +70,9 @@ func (c *Cache) meet(rt *runtime.Runtime, model string, segments []runtime.Promp
 
 // Build builds the neutral answer to req from reply and fills the journal
 // entry's answer fields: the text, the tool calls with their IDs, the
-// schema errors of a structured reply, and the usage.
+// schema errors of a structured reply, and the usage. An answer longer than
+// req.MaxOutputTokens is cut there, at a token boundary, and finishes with
+// FinishLength unless the reply scripts its own finish (see truncate).
 func Build(x *provider.Exchange, req *scenario.Request, reply *scenario.Reply, spec Spec) provider.Answer {
 	a := provider.Answer{ID: spec.ID, Model: req.Model, Created: x.Runtime.Now(),
 		Text: reply.Text, Refusal: reply.Refusal, Thinking: reply.Thinking}
