@@ -42,12 +42,15 @@ func Serve(w http.ResponseWriter, r *http.Request, rt *runtime.Runtime, codec pr
 	} else if refused != nil {
 		res = provider.Response{Err: refused}
 	} else {
-		idem = claimed
+		if idem = claimed; idem != nil {
+			// Runs last: after the answer's last bytes (deferred below),
+			// and even if the route panics, so the key is never held.
+			defer idem.release()
+		}
 		res = route.Serve(x)
 	}
 	out := w // what the answer is delivered through
 	if idem != nil {
-		defer idem.release() // after the last bytes (deferred below) are out
 		out = idem.capture(w)
 	}
 	if res.Err != nil {
