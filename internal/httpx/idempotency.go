@@ -112,7 +112,9 @@ func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
 // replay sends a kept answer again and journals the request as a replay:
 // all but its last byte, then the entry, then the last byte, as deliver
-// does. A session deleted meanwhile records nothing.
+// does. A stream goes out as the same events, at once: the session's
+// pacing applied to the first delivery only. A session deleted meanwhile
+// records nothing.
 func replay(w http.ResponseWriter, x *provider.Exchange, a *runtime.IdempotentAnswer) {
 	h := w.Header()
 	for k, vs := range a.Header {
