@@ -20,7 +20,7 @@ func TestJournalMemoryStaysWithinMaxBytes(t *testing.T) {
 	}
 	const maxBytes = 256 << 10
 	srv := llmtest.NewServer(t)
-	sess := srv.NewSession(t, session.WithJournal(1000, maxBytes))
+	sess := srv.NewSession(t, session.WithJournal(1000, maxBytes), session.IgnoreContextWindow()) // prompts past the window
 	sess.Chat("answer").Responds("noted").Repeat()
 	client := clientFor(sess, "k")
 	prompt := strings.Repeat("All work and no play makes Jack a dull boy. ", (1<<20)/44)

@@ -42,6 +42,29 @@ type Config struct {
 	// Chaos holds the session-wide fault rules for chaos tests; nil has
 	// none.
 	Chaos *ChaosConfig `json:"chaos,omitempty"`
+	// IgnoreContextWindow turns off the check that a request's prompt plus
+	// its maximum output tokens fit the model's context window, which by
+	// default refuses such a request as the provider does (OpenAI's 400
+	// context_length_exceeded, Anthropic's 400 invalid_request_error).
+	IgnoreContextWindow bool `json:"ignore_context_window,omitempty"`
+	// Idempotency bounds the answers kept for requests that carry an
+	// Idempotency-Key.
+	Idempotency IdempotencyConfig `json:"idempotency"`
+}
+
+// IdempotencyConfig bounds the answers a session keeps for Idempotency-Key
+// replays: a POST that carries the header and the same body as an earlier
+// one with that key gets the earlier answer again, without using a reply.
+// Only answers delivered whole and successfully are kept; the oldest go
+// first once either bound is reached.
+type IdempotencyConfig struct {
+	// Capacity is the most keys kept, 0 to 100,000; 0 turns the header's
+	// effect off.
+	Capacity int `json:"capacity"`
+	// MaxBytes is the most bytes the kept answers keep (their bodies,
+	// headers and keys, and 256 bytes each), 0 to 2^30. An answer larger
+	// than MaxBytes by itself is delivered but not kept.
+	MaxBytes int64 `json:"max_bytes"`
 }
 
 // StreamConfig shapes streamed answers. Unpaced streams (no time to first
@@ -99,6 +122,8 @@ func DefaultConfig() Config {
 		History: HistoryConfig{Capacity: 1000, MaxBytes: 2 << 20},
 		Videos:  VideosConfig{Capacity: 16},
 		Stream:  StreamConfig{TokensPerChunk: 1},
+		// Small enough that the default reservation stays within 16 MiB.
+		Idempotency: IdempotencyConfig{Capacity: 256, MaxBytes: 128 << 10},
 	}
 }
 
@@ -112,14 +137,16 @@ const (
 )
 
 // Reservation returns the bytes c reserves in the server's admission budget:
-// journal bytes and entries, history bytes and entries, video capacity, a
-// fixed retention, what keeping its scenarios costs (see
-// configurationCost), and its rate-limit buckets and chaos rules (see
-// faultsCost):
+// journal bytes and entries, history bytes and entries, video capacity,
+// idempotency keys and bytes, a fixed retention, what keeping its
+// scenarios costs (see configurationCost), and its rate-limit buckets and
+// chaos rules (see faultsCost):
 //
 //	journal.max_bytes + journal.capacity × 1 KiB
 //	+ history.max_bytes + history.capacity × 256 B
-//	+ videos.capacity × 128 KiB + 2.5 MiB + configurationCost + faultsCost
+//	+ videos.capacity × 128 KiB
+//	+ idempotency.max_bytes + idempotency.capacity × 256 B
+//	+ 2.5 MiB + configurationCost + faultsCost
 //
 // It is a pure function of c.
 func (c *Config) Reservation() int64 {
@@ -127,6 +154,7 @@ func (c *Config) Reservation() int64 {
 		int64(c.Journal.Capacity)*journalEntryBytes +
 		c.History.MaxBytes + int64(c.History.Capacity)*historyEntryBytes +
 		int64(c.Videos.Capacity)*videoJobBytes +
+		c.idempotencyCost() +
 		fixedRetentionBytes +
 		c.configurationCost() + c.faultsCost()
 }
@@ -139,6 +167,8 @@ const (
 	maxHistoryCapacity = 1_000_000
 	maxHistoryBytes    = 1 << 30
 	maxVideosCapacity  = 10_000
+	maxIdempotencyKeys = 100_000
+	maxIdempotentBytes = 1 << 30
 	maxTokensPerChunk  = 4096
 	maxTTFTMS          = 10 * 60 * 1000
 	// Paced streams run at 0.1 to a million tokens a second: slower
@@ -185,6 +215,10 @@ func (c *Config) Validate() error {
 		return &ConfigError{"history.max_bytes", fmt.Sprintf("must be between 1 and %d", maxHistoryBytes)}
 	case c.Videos.Capacity < 0 || c.Videos.Capacity > maxVideosCapacity:
 		return &ConfigError{"videos.capacity", fmt.Sprintf("must be between 0 and %d", maxVideosCapacity)}
+	case c.Idempotency.Capacity < 0 || c.Idempotency.Capacity > maxIdempotencyKeys:
+		return &ConfigError{"idempotency.capacity", fmt.Sprintf("must be between 0 and %d", maxIdempotencyKeys)}
+	case c.Idempotency.MaxBytes < 0 || c.Idempotency.MaxBytes > maxIdempotentBytes:
+		return &ConfigError{"idempotency.max_bytes", fmt.Sprintf("must be between 0 and %d", maxIdempotentBytes)}
 	case c.Stream.TokensPerChunk < 1 || c.Stream.TokensPerChunk > maxTokensPerChunk:
 		return &ConfigError{"stream.tokens_per_chunk", fmt.Sprintf("must be between 1 and %d", maxTokensPerChunk)}
 	case c.Stream.TTFTMS < 0 || c.Stream.TTFTMS > maxTTFTMS:
@@ -297,6 +331,10 @@ func (c *Config) settings() runtime.Settings {
 		JournalMaxBytes: c.Journal.MaxBytes,
 		HistoryCapacity: c.History.Capacity,
 		HistoryMaxBytes: c.History.MaxBytes,
+
+		IgnoreContextWindow: c.IgnoreContextWindow,
+		IdempotencyCapacity: c.Idempotency.Capacity,
+		IdempotencyMaxBytes: c.Idempotency.MaxBytes,
 		Stream: runtime.StreamSettings{
 			TokensPerChunk:  c.Stream.TokensPerChunk,
 			TTFT:            time.Duration(c.Stream.TTFTMS) * time.Millisecond,
@@ -318,5 +356,6 @@ func (c Config) withoutScenarios() Config {
 func (c *Config) isZero() bool {
 	return c.BearerToken == "" && c.Models == nil && c.Scenarios == nil && c.Journal == JournalConfig{} &&
 		c.History == HistoryConfig{} && c.Videos == VideosConfig{} && c.Stream == StreamConfig{} &&
-		c.RateLimits == nil && c.Chaos == nil
+		c.RateLimits == nil && c.Chaos == nil &&
+		!c.IgnoreContextWindow && c.Idempotency == IdempotencyConfig{}
 }

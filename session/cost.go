@@ -141,3 +141,14 @@ func stringCost(s string) int64 {
 	}
 	return int64(len(s)) + int64(len(s))/8 + allocOverhead
 }
+
+// idempotentKeyBytes is what one kept Idempotency-Key answer costs beyond
+// the bytes its max_bytes counts: the answer, its slot and map entry, and
+// the header map (runtime.IdempotentAnswer.Size counts 256 of them too).
+const idempotentKeyBytes = 256
+
+// idempotencyCost is what the Idempotency-Key answers of c cost at most:
+// their bytes and a fixed overhead per key.
+func (c *Config) idempotencyCost() int64 {
+	return c.Idempotency.MaxBytes + int64(c.Idempotency.Capacity)*idempotentKeyBytes
+}

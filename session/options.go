@@ -105,6 +105,20 @@ func WithChaos(seed uint64, rules ...ChaosRule) Option {
 	return optionFunc(func(c *Config) { c.Chaos = (&ChaosConfig{Seed: seed, Rules: rules}).clone() })
 }
 
+// IgnoreContextWindow turns off the context-window check: requests whose
+// prompt plus maximum output tokens exceed the model's window are answered
+// instead of refused (see Config.IgnoreContextWindow).
+func IgnoreContextWindow() Option {
+	return optionFunc(func(c *Config) { c.IgnoreContextWindow = true })
+}
+
+// WithIdempotency bounds the answers kept for Idempotency-Key replays to
+// capacity keys and maxBytes bytes (see IdempotencyConfig); capacity 0
+// turns the header's effect off.
+func WithIdempotency(capacity int, maxBytes int64) Option {
+	return optionFunc(func(c *Config) { c.Idempotency = IdempotencyConfig{Capacity: capacity, MaxBytes: maxBytes} })
+}
+
 // WithConfig replaces the whole configuration with cfg; later options apply
 // over it.
 func WithConfig(cfg Config) Option {

@@ -70,7 +70,9 @@ func (c *Cache) meet(rt *runtime.Runtime, model string, segments []runtime.Promp
 
 // Build builds the neutral answer to req from reply and fills the journal
 // entry's answer fields: the text, the tool calls with their IDs, the
-// schema errors of a structured reply, and the usage.
+// schema errors of a structured reply, and the usage. An answer longer than
+// req.MaxOutputTokens is cut there, at a token boundary, and finishes with
+// FinishLength unless the reply scripts its own finish (see truncate).
 func Build(x *provider.Exchange, req *scenario.Request, reply *scenario.Reply, spec Spec) provider.Answer {
 	a := provider.Answer{ID: spec.ID, Model: req.Model, Created: x.Runtime.Now(),
 		Text: reply.Text, Refusal: reply.Refusal, Thinking: reply.Thinking}
@@ -81,7 +83,13 @@ func Build(x *provider.Exchange, req *scenario.Request, reply *scenario.Reply, s
 		a.Text, a.JSON = string(reply.JSON), true
 		x.Entry.SchemaErrors = checkSchema(req.ResponseFormat, reply.JSON)
 	}
-	for _, c := range reply.ToolCalls {
+	// An answer longer than the request allows is cut, as the model stops.
+	cut := truncate(&Counter{Ctx: x.Ctx, Model: req.Model}, req.MaxOutputTokens, &a)
+	calls := reply.ToolCalls
+	if cut.done {
+		calls, a.Refusal = nil, ""
+	}
+	for _, c := range calls {
 		if c.ID == "" {
 			c.ID = x.Runtime.NewID(spec.ToolCallPrefix, spec.ToolCallIDLength)
 		}
@@ -91,24 +99,26 @@ func Build(x *provider.Exchange, req *scenario.Request, reply *scenario.Reply, s
 		a.ToolCalls = append(a.ToolCalls, c)
 		x.Entry.ToolCalls = append(x.Entry.ToolCalls, journal.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
 	}
-	a.Finish = finishOf(reply, &a)
+	a.Finish = finishOf(reply, &a, cut.done)
 	x.Entry.ReplyText = a.Text
 	if a.Refusal != "" {
 		x.Entry.ReplyText = a.Refusal
 	}
-	a.Usage = usage(x, req.Model, reply, &a, spec)
+	a.Usage = usage(x, req.Model, reply, &a, spec, cut)
 	x.Entry.Usage = journal.Usage{Input: a.Usage.Input, CacheRead: a.Usage.CacheRead, CacheWrite: a.Usage.CacheWrite,
 		Output: a.Usage.Output, Reasoning: a.Usage.Reasoning}
 	return a
 }
 
 // finishOf is why the model stopped: the reply's override, or what the
-// answer holds.
-func finishOf(reply *scenario.Reply, a *provider.Answer) scenario.FinishKind {
+// answer holds: cut says it was cut at the request's maximum output tokens.
+func finishOf(reply *scenario.Reply, a *provider.Answer, cut bool) scenario.FinishKind {
 	if k, ok := scenario.NormalizeFinish(reply.FinishReason); ok && k != "" {
 		return k
 	}
 	switch {
+	case cut:
+		return scenario.FinishLength
 	case len(a.ToolCalls) > 0:
 		return scenario.FinishToolCalls
 	case a.Refusal != "":
@@ -119,8 +129,9 @@ func finishOf(reply *scenario.Reply, a *provider.Answer) scenario.FinishKind {
 
 // usage is the token accounting of a: the reply's override, or the prompt
 // counted by the codec's rules with what the prompt cache holds of it, and
-// the answer's output tokens, once per choice.
-func usage(x *provider.Exchange, model string, reply *scenario.Reply, a *provider.Answer, spec Spec) provider.Usage {
+// the answer's output tokens, once per choice: for an answer cut at the
+// request's maximum output tokens, exactly that maximum.
+func usage(x *provider.Exchange, model string, reply *scenario.Reply, a *provider.Answer, spec Spec, cut cut) provider.Usage {
 	if o := reply.Usage; o != nil {
 		return provider.Usage{Input: o.PromptTokens, Output: o.CompletionTokens}
 	}
@@ -129,16 +140,16 @@ func usage(x *provider.Exchange, model string, reply *scenario.Reply, a *provide
 	if p.Err != nil {
 		return provider.Usage{}
 	}
-	u := provider.Usage{Input: p.Overhead}
-	for _, s := range p.Segments {
-		u.Input += s.Tokens
-	}
+	u := provider.Usage{Input: p.Tokens()}
 	u.CacheRead, u.CacheWrite, u.CacheWrite1h = p.Cache.meet(x.Runtime, model, p.Segments)
 	c := Counter{Ctx: x.Ctx, Model: model}
 	u.Reasoning = c.Count(a.Thinking) * choices
 	u.Output = (c.Count(a.Text)+c.Count(a.Refusal))*choices + u.Reasoning
 	for _, tc := range a.ToolCalls {
 		u.Output += (c.Count(tc.Name) + c.Count(tc.Arguments)) * choices
+	}
+	if cut.done {
+		u.Reasoning, u.Output = cut.thinking*choices, (cut.thinking+cut.text)*choices
 	}
 	if c.Err != nil {
 		u.Output, u.Reasoning = 0, 0

@@ -151,12 +151,28 @@ func serveMessages(x *provider.Exchange) provider.Response {
 	}
 	x.Entry.Ignored = req.Unknown
 	norm := req.Normalize()
+	var segments []runtime.PromptSegment
+	var bps []runtime.Breakpoint
+	var window int
 	res, reply, refused := answer.Find(x, norm, func() *apierr.Error {
 		// The model's own limits, as the real API checks them.
 		if info, ok := Lookup(req.Model); ok {
-			return req.CheckModel(info)
+			if err := req.CheckModel(info); err != nil {
+				return err
+			}
+			window = info.ContextWindow
 		}
-		return nil
+		// The prompt is counted before the reply is reserved, so that one
+		// too long for the model uses none, and once: the usage counts the
+		// same.
+		var perr error
+		if segments, bps, perr = prompt(x, req); perr != nil {
+			return httpx.ClientGone()
+		}
+		p := answer.Prompt{Segments: segments}
+		return answer.CheckContext(x, &p, norm.MaxOutputTokens, window, func(n int) *apierr.Error {
+			return PromptTooLong(n, norm.MaxOutputTokens, window)
+		})
 	})
 	if refused != nil {
 		return *refused
@@ -167,7 +183,6 @@ func serveMessages(x *provider.Exchange) provider.Response {
 		x.Entry.ErrorCode = e.JournalCode()
 		return provider.Response{SSE: ErrorEvents(e), Reservation: res}
 	}
-	segments, bps, perr := prompt(x, req)
 	if !req.ThinkingEnabled() {
 		// The real API shows no reasoning unless the request enables it.
 		reply.Thinking = ""
@@ -176,7 +191,7 @@ func serveMessages(x *provider.Exchange) provider.Response {
 	a := answer.Build(x, norm, &reply, answer.Spec{
 		ID:             x.Runtime.NewID("msg_01", 22),
 		ToolCallPrefix: "toolu_01", ToolCallIDLength: 22,
-		Prompt: answer.Prompt{Segments: segments, Err: perr,
+		Prompt: answer.Prompt{Segments: segments,
 			Cache: answer.Cache{Breakpoints: bps, Rule: rule}},
 	})
 	if a.Thinking != "" {

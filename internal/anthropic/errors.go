@@ -160,3 +160,15 @@ func ModelNotFound(model string, served []string, allowList bool) *apierr.Error 
 func InvalidJSON() *apierr.Error {
 	return invalid("", "The request body is not valid JSON.")
 }
+
+// PromptTooLong answers a request whose prompt tokens plus max_tokens pass
+// the model's context window (window), in the real API's two wordings, both
+// seen in its answers: a prompt over the window by itself, and one that
+// leaves too little room for max_tokens.
+func PromptTooLong(prompt, maxTokens, window int) *apierr.Error {
+	if prompt > window {
+		return invalid("", "prompt is too long: %d tokens > %d maximum", prompt, window)
+	}
+	return invalid("", "input length and `max_tokens` exceed context limit: %d + %d > %d, decrease input length or `max_tokens` and try again",
+		prompt, maxTokens, window)
+}

@@ -10,6 +10,8 @@ type ModelInfo struct {
 	// Created is the model's release date.
 	Created time.Time
 	// ContextWindow is max_input_tokens, MaxOutput the largest max_tokens.
+	// A request whose prompt plus max_tokens pass ContextWindow is refused
+	// (PromptTooLong), unless the session ignores context windows.
 	ContextWindow, MaxOutput int
 	// MinCacheTokens is the shortest prefix a breakpoint caches; below it
 	// the breakpoint is ignored without an error.

@@ -2,7 +2,9 @@
 // session a request is for, registers the request as in flight on its
 // runtime, checks the provider key through the request's codec, hands the
 // request to the codec's route, and delivers what the route answers (a
-// JSON body or a paced event stream) before journaling it. It knows no
+// JSON body or a paced event stream) before journaling it. A POST that
+// carries an Idempotency-Key is answered once per key and body: retries get
+// the captured answer again (see idempotency.go). It knows no
 // provider: codecs (internal/provider.Codec) say how keys are presented
 // and errors rendered.
 package httpx

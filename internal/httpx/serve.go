@@ -30,14 +30,28 @@ func Serve(w http.ResponseWriter, r *http.Request, rt *runtime.Runtime, codec pr
 		Entry:   journal.Entry{Time: rt.Now(), Provider: codec.Name(), Method: r.Method, Path: r.URL.Path},
 		MaxBody: maxBody}
 	var res provider.Response
+	var idem *idempotent // the Idempotency-Key the request claimed, if any
 	if key, present := codec.APIKey(r.Header); !rt.KeyAccepted(key) {
 		err := codec.AuthError(!present, key)
 		if atDefault && present {
 			err = withSessionHint(err)
 		}
 		res = provider.Response{Err: err}
+	} else if claimed, refused, replayed := claimIdempotency(w, x); replayed {
+		return
+	} else if refused != nil {
+		res = provider.Response{Err: refused}
 	} else {
+		if idem = claimed; idem != nil {
+			// Runs last: after the answer's last bytes (deferred below),
+			// and even if the route panics, so the key is never held.
+			defer idem.release()
+		}
 		res = route.Serve(x)
+	}
+	out := w // what the answer is delivered through
+	if idem != nil {
+		out = idem.capture(w)
 	}
 	if res.Err != nil {
 		res.Err = codec.Resolve(res.Err)
@@ -57,7 +71,7 @@ func Serve(w http.ResponseWriter, r *http.Request, rt *runtime.Runtime, codec pr
 	serial := rt.NextSerial()
 	codec.SetHeaders(w.Header(), serial, rt.Now().Sub(x.Entry.Time))
 	x.SetRateLimitHeaders(w.Header())
-	status, finish := deliver(ctx, rt, w, &res, serial, render)
+	status, finish := deliver(ctx, rt, out, &res, serial, render)
 	x.Entry.Status = status
 	// The last bytes go out only once the request is on record, so a client
 	// that has its answer can rely on the journal (and history) showing it.

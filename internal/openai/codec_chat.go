@@ -3,6 +3,7 @@ package openai
 import (
 	"github.com/llmtestserver/llmtestserver/internal/answer"
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
+	"github.com/llmtestserver/llmtestserver/internal/httpx"
 	"github.com/llmtestserver/llmtestserver/internal/provider"
 	"github.com/llmtestserver/llmtestserver/internal/runtime"
 	"github.com/llmtestserver/llmtestserver/internal/tokens"
@@ -20,7 +21,20 @@ func serveChat(x *provider.Exchange) provider.Response {
 		return provider.Response{Err: err}
 	}
 	norm := req.Normalize()
-	res, reply, refused := find(x, norm)
+	var prompt answer.Prompt
+	res, reply, refused := find(x, norm, func() *apierr.Error {
+		// Counted before the reply is reserved, so that a prompt too long
+		// for the model uses none, and once: the usage counts the same.
+		segments, serr := promptSegments(x.Ctx, norm)
+		if serr != nil {
+			return httpx.ClientGone()
+		}
+		prompt = chatPrompt(norm, segments, nil)
+		window := contextWindow(norm.Model)
+		return answer.CheckContext(x, &prompt, norm.MaxOutputTokens, window, func(n int) *apierr.Error {
+			return ContextLengthExceeded(window, n, norm.MaxOutputTokens)
+		})
+	})
 	if refused != nil {
 		return *refused
 	}
@@ -31,12 +45,11 @@ func serveChat(x *provider.Exchange) provider.Response {
 		event := ErrorEvent(e)
 		return provider.Response{SSE: &SSE{Body: event, Ends: []int{len(event)}}, Reservation: res}
 	}
-	segments, serr := promptSegments(x.Ctx, norm)
 	a := answer.Build(x, norm, &reply, answer.Spec{
 		ID:             x.Runtime.NewID("chatcmpl-", 29),
 		ToolCallPrefix: "call_", ToolCallIDLength: 24,
 		Choices: req.Choices(),
-		Prompt:  chatPrompt(norm, segments, serr),
+		Prompt:  prompt,
 	})
 	ca := chatAnswer(&a, req.Choices(), reply.FinishReason)
 	if !req.Stream {
@@ -48,14 +61,24 @@ func serveChat(x *provider.Exchange) provider.Response {
 }
 
 // find finds the reply to a conversational request, refusing as the real
-// API does a model that is no chat model.
-func find(x *provider.Exchange, norm *scenario.Request) (*runtime.Reservation, scenario.Reply, *provider.Response) {
+// API does a model that is no chat model, and then what check refuses (the
+// prompt's length), before any reply is reserved.
+func find(x *provider.Exchange, norm *scenario.Request, check func() *apierr.Error) (*runtime.Reservation, scenario.Reply, *provider.Response) {
 	return answer.Find(x, norm, func() *apierr.Error {
 		if info, ok := LookupModel(norm.Model); ok && info.Kind != KindChat && info.Kind != KindReasoning {
 			return NotAChatModel(x.Request.URL.Path)
 		}
-		return nil
+		return check()
 	})
+}
+
+// contextWindow is the context window of a catalog model, and 0 (no check)
+// for a model the catalog does not know.
+func contextWindow(model string) int {
+	if info, ok := LookupModel(model); ok {
+		return info.ContextWindow
+	}
+	return 0
 }
 
 // chatAnswer renders a neutral answer as a chat answer with n choices.
@@ -64,7 +87,7 @@ func find(x *provider.Exchange, norm *scenario.Request) (*runtime.Reservation, s
 func chatAnswer(a *provider.Answer, n int, scripted string) *ChatAnswer {
 	ca := &ChatAnswer{ID: a.ID, Created: a.Created.Unix(), Model: a.Model, N: n,
 		Text: a.Text, Refusal: a.Refusal, ToolCalls: a.ToolCalls, Usage: usageOf(a.Usage)}
-	if scripted != "" {
+	if scripted != "" || a.Finish == scenario.FinishLength {
 		ca.FinishReason = finishReason(a.Finish)
 	}
 	return ca

@@ -58,16 +58,24 @@ func serveResponses(x *provider.Exchange) provider.Response {
 	if c.base != nil {
 		x.Earlier = runtime.Earlier{Messages: c.base.Messages - c.standIn, UserTurns: c.base.UserTurns}
 	}
-	res, reply, refused := find(x, norm)
+	var segments []runtime.PromptSegment
+	var head int
+	res, reply, refused := find(x, norm, func() *apierr.Error {
+		// Counted before the reply is reserved, so that a prompt too long
+		// for the model uses none, and once: the usage counts the same.
+		var cerr error
+		if segments, head, cerr = c.promptSegments(x.Ctx, norm); cerr != nil {
+			// The client left, or the session went, while the prompt was
+			// counted: nothing is answered and the prompt cache is untouched.
+			return httpx.ClientGone()
+		}
+		prompt := chatPrompt(norm, segments, nil)
+		return answer.CheckContext(x, &prompt, norm.MaxOutputTokens, contextWindow(norm.Model), func(int) *apierr.Error {
+			return InputExceedsContextWindow()
+		})
+	})
 	if refused != nil {
 		return *refused
-	}
-	segments, head, cerr := c.promptSegments(x.Ctx, norm)
-	if cerr != nil {
-		// The client left, or the session went, while the prompt was
-		// counted: nothing is answered and the prompt cache is untouched.
-		res.Rollback()
-		return provider.Response{Err: httpx.ClientGone()}
 	}
 	answer := responseAnswer(x, req, norm, &reply, newID, segments)
 	if reply.Error != nil {
@@ -115,7 +123,7 @@ func responseAnswer(x *provider.Exchange, req *ResponsesRequest, norm *scenario.
 		MessageID: messageID, Text: a.Text, Refusal: a.Refusal, Request: req,
 		Usage: usageOf(a.Usage),
 	}
-	if reply.FinishReason != "" {
+	if reply.FinishReason != "" || a.Finish == scenario.FinishLength {
 		ra.FinishReason = finishReason(a.Finish)
 	}
 	for i, c := range a.ToolCalls {

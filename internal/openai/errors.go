@@ -166,6 +166,31 @@ func typeAndText(status int, code string) (typ, text string) {
 	return typ, text
 }
 
+// ContextLengthExceeded answers a Chat Completions request whose messages
+// (prompt tokens) and max_completion_tokens or max_tokens (maxOutput; 0 when
+// unset) pass the model's context window. Both messages are the real API's:
+// the one with the completion as published in many user reports, the one
+// without as the wire notes record it.
+func ContextLengthExceeded(window, prompt, maxOutput int) *Error {
+	if maxOutput > 0 {
+		return invalidRequest(http.StatusBadRequest, "context_length_exceeded", "messages",
+			"This model's maximum context length is %d tokens. However, you requested %d tokens (%d in the messages, %d in the completion). Please reduce the length of the messages or completion.",
+			window, prompt+maxOutput, prompt, maxOutput)
+	}
+	return invalidRequest(http.StatusBadRequest, "context_length_exceeded", "messages",
+		"This model's maximum context length is %d tokens. However, your messages resulted in %d tokens. Please reduce the length of the messages.",
+		window, prompt)
+}
+
+// InputExceedsContextWindow answers a Responses request whose input (and
+// max_output_tokens) pass the model's context window, in the real API's
+// words, which name no numbers. That max_output_tokens counts towards the
+// window here as in Chat Completions is inferred, not seen.
+func InputExceedsContextWindow() *Error {
+	return invalidRequest(http.StatusBadRequest, "context_length_exceeded", "input",
+		"Your input exceeds the context window of this model. Please adjust your input and try again.")
+}
+
 // PreviousResponseNotFound answers a previous_response_id the session does
 // not keep: unknown, deleted, evicted, or stored with store:false.
 func PreviousResponseNotFound(id string) *Error {

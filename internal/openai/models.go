@@ -40,8 +40,11 @@ type ModelInfo struct {
 	Kind    ModelKind
 	// Encoding names the tokenizer vocabulary ("o200k_base", "cl100k_base").
 	Encoding string
-	// ContextWindow is the most tokens one request may carry: for an
-	// embedding model, the most tokens of one input. MaxOutputTokens is the
+	// ContextWindow is the most tokens one request may carry, its prompt
+	// and its maximum output together (a conversational request past it is
+	// refused with context_length_exceeded unless the session ignores
+	// context windows): for an embedding model, the most tokens of one
+	// input. MaxOutputTokens is the
 	// most the model writes per answer; zero for embedding and video models.
 	ContextWindow   int
 	MaxOutputTokens int

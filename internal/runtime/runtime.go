@@ -44,6 +44,14 @@ type Settings struct {
 	RateLimits RateLimits
 	// Chaos are the session-wide fault rules (see Chaos).
 	Chaos Chaos
+	// IgnoreContextWindow turns off the check that a request's prompt and
+	// its maximum output fit the model's context window.
+	IgnoreContextWindow bool
+	// IdempotencyCapacity is the most Idempotency-Key answers kept, and
+	// IdempotencyMaxBytes the most bytes they keep (see
+	// IdempotentAnswer.Size).
+	IdempotencyCapacity int
+	IdempotencyMaxBytes int64
 	// Clock is the time the runtime runs on; nil means the real clock. A
 	// runtime keeps the clock it was made with: Configure never changes
 	// it.
@@ -92,6 +100,9 @@ type Runtime struct {
 	rates map[string]*modelBuckets
 	// chaos is the live state of the chaos rules; guarded by mu.
 	chaos chaosState
+	// idempotency holds the answers kept under Idempotency-Key; guarded
+	// by mu.
+	idempotency idempotency
 }
 
 // flight is one request in progress.
@@ -149,6 +160,7 @@ func (rt *Runtime) Configure(s Settings) {
 	rt.rates = nil
 	rt.chaos = newChaosState(s.Chaos)
 	rt.trimHistory(s.HistoryCapacity)
+	rt.idempotency.trim(s.IdempotencyCapacity, s.IdempotencyMaxBytes)
 	rt.journal.Resize(s.JournalCapacity, s.JournalMaxBytes)
 }
 
@@ -172,6 +184,7 @@ func (rt *Runtime) Reset() {
 	rt.prefixes = nil
 	rt.rates = nil
 	rt.chaos = newChaosState(rt.settings.Chaos)
+	rt.idempotency.reset()
 	rt.journal.Reset()
 }
 
