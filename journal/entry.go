@@ -61,6 +61,11 @@ type Entry struct {
 	// (anthropic-beta); neither is required.
 	APIVersion string
 	Betas      []string
+	// Fault is the fault the reply scripted and the server fired: "drop",
+	// "hang", "cut", "malformed", "error_event" (an error inside a
+	// stream) or "http_error" (a scripted HTTP error); empty for none, and
+	// for a fault the client left before.
+	Fault string
 }
 
 // Usage is the token accounting of an answer, in words of no provider.
@@ -120,7 +125,7 @@ var (
 func (e *Entry) size() int64 {
 	n := entrySlotBytes
 	for _, s := range [...]string{e.Provider, e.APIVersion, e.Method, e.Path, e.Model, e.UserText, e.ReplyText,
-		e.Scenario, e.ErrorCode, e.Conversation, e.PromptCacheKey} {
+		e.Scenario, e.ErrorCode, e.Conversation, e.PromptCacheKey, e.Fault} {
 		n += stringBytes(s)
 	}
 	n += int64(cap(e.ToolResults)) * resultSlotBytes
@@ -158,7 +163,7 @@ func own(e Entry) Entry {
 	e.Provider, e.Method, e.Path, e.Model = name(e.Provider), name(e.Method), name(e.Path), name(e.Model)
 	e.UserText, e.ReplyText = text(e.UserText), text(e.ReplyText)
 	e.Scenario, e.ErrorCode, e.Conversation = name(e.Scenario), name(e.ErrorCode), name(e.Conversation)
-	e.PromptCacheKey = name(e.PromptCacheKey)
+	e.PromptCacheKey, e.Fault = name(e.PromptCacheKey), name(e.Fault)
 	e.ToolResults = ownList(e.ToolResults, func(r ToolResult) ToolResult {
 		return ToolResult{CallID: name(r.CallID), Name: name(r.Name), Content: text(r.Content)}
 	})
@@ -227,6 +232,7 @@ type entryJSON struct {
 	Ignored        []string     `json:"ignored_fields,omitempty"`
 	APIVersion     string       `json:"api_version,omitempty"`
 	Betas          []string     `json:"betas,omitempty"`
+	Fault          string       `json:"fault,omitempty"`
 }
 
 // MarshalJSON encodes e with snake_case names and the duration in
@@ -238,7 +244,7 @@ func (e Entry) MarshalJSON() ([]byte, error) {
 		UserText: e.UserText, ReplyText: e.ReplyText, Scenario: e.Scenario, ErrorCode: e.ErrorCode,
 		Conversation: e.Conversation, Generation: e.Generation, Turn: e.Turn, PromptCacheKey: e.PromptCacheKey,
 		ToolResults: e.ToolResults, ToolCalls: e.ToolCalls, SchemaErrors: e.SchemaErrors,
-		Usage: e.Usage, Ignored: e.Ignored, APIVersion: e.APIVersion, Betas: e.Betas,
+		Usage: e.Usage, Ignored: e.Ignored, APIVersion: e.APIVersion, Betas: e.Betas, Fault: e.Fault,
 	})
 }
 
@@ -255,7 +261,7 @@ func (e *Entry) UnmarshalJSON(data []byte) error {
 		UserText: w.UserText, ReplyText: w.ReplyText, Scenario: w.Scenario, ErrorCode: w.ErrorCode,
 		Conversation: w.Conversation, Generation: w.Generation, Turn: w.Turn, PromptCacheKey: w.PromptCacheKey,
 		ToolResults: w.ToolResults, ToolCalls: w.ToolCalls, SchemaErrors: w.SchemaErrors,
-		Usage: w.Usage, Ignored: w.Ignored, APIVersion: w.APIVersion, Betas: w.Betas,
+		Usage: w.Usage, Ignored: w.Ignored, APIVersion: w.APIVersion, Betas: w.Betas, Fault: w.Fault,
 	}
 	return nil
 }

@@ -70,13 +70,14 @@ func serveResponses(x *provider.Exchange) provider.Response {
 		return provider.Response{Err: httpx.ClientGone()}
 	}
 	answer := responseAnswer(x, req, norm, &reply, newID, segments)
-	if reply.Error != nil {
-		// A failure inside the stream: response.failed after the 200.
+	if reply.Error != nil && reply.Error.AfterEvents == 0 {
+		// A failure inside the stream: response.failed after the 200. One
+		// after some events is the HTTP core's (Exchange.StreamError).
 		e := Resolve(apierr.Scripted(reply.Error))
 		x.Entry.ErrorCode = e.JournalCode()
 		answer.Failure = &ResponseError{Code: e.JournalCode(), Message: e.Message}
 	}
-	pacing := x.Runtime.Settings().Stream
+	pacing := x.StreamSettings()
 	out := provider.Response{Reservation: res}
 	if req.Stores() {
 		stored := &StoredResponse{ID: answer.ID, Previous: req.PreviousResponseID, Model: req.Model,
@@ -91,7 +92,7 @@ func serveResponses(x *provider.Exchange) provider.Response {
 		out.JSON = answer.Object()
 		return out
 	}
-	out.SSE = answer.Stream(func(s string) []string { return tokens.Split(req.Model, s) }, pacing.TokensPerChunk)
+	out.SSE = NewResponsesStream(answer, func(s string) []string { return tokens.Split(req.Model, s) }, pacing.TokensPerChunk)
 	out.Pacing = pacing
 	return out
 }

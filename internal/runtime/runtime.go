@@ -82,6 +82,8 @@ type Runtime struct {
 	// prefixes holds the prompt prefixes seen, for prompt caching, with
 	// their expiry in Unix nanoseconds (0 for none); guarded by mu.
 	prefixes map[prefixKey]int64
+	// faults counts the fired faults by kind; guarded by mu.
+	faults map[string]int
 }
 
 // flight is one request in progress.
@@ -154,6 +156,7 @@ func (rt *Runtime) Reset() {
 	clear(rt.conversations)
 	rt.history = history{}
 	rt.prefixes = nil
+	rt.faults = nil
 	rt.journal.Reset()
 }
 
@@ -225,13 +228,16 @@ func (rt *Runtime) Serves(model string, catalog []string) bool {
 	return slices.Contains(rt.Models(catalog), model)
 }
 
-// Record adds e to the journal, unless the runtime is retired: a deleted
-// session is never written to again.
+// Record adds e to the journal, and counts its fault, unless the runtime
+// is retired: a deleted session is never written to again.
 func (rt *Runtime) Record(e journal.Entry) {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	if !rt.retired {
 		rt.journal.Record(e)
+		if e.Fault != "" {
+			rt.countFault(e.Fault)
+		}
 	}
 }
 
