@@ -365,6 +365,7 @@ func TestAdminAssertionsShape(t *testing.T) {
 		SchemaMismatches    []journal.Entry `json:"schema_mismatches"`
 		SchemaMismatchTotal int             `json:"schema_mismatch_total"`
 		UnusedReplies       map[string]int  `json:"unused_replies"`
+		Faults              map[string]int  `json:"faults"`
 	}
 	dec := json.NewDecoder(strings.NewReader(string(r.body)))
 	dec.DisallowUnknownFields()

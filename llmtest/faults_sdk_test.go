@@ -194,7 +194,7 @@ func TestOpenAIHangUntilClientTimeout(t *testing.T) {
 		defer cancel()
 		_, err := call(ctx)
 		require.ErrorIs(t, err, context.DeadlineExceeded)
-		require.Eventually(t, func() bool { return sess.Journal().Len() == 1 }, 5*time.Second, time.Millisecond)
+		require.Eventually(t, func() bool { return sess.Journal().Len() == 1 }, waitLong, pollEvery)
 		status, fault := lastEntry(t, sess)
 		assert.Equal(t, 499, status)
 		assert.Equal(t, "hang", fault)
