@@ -111,6 +111,11 @@ func TestOpenAICutSurfacesAsUnexpectedEOF(t *testing.T) {
 		_, err := call(context.Background())
 		require.Error(t, err)
 		assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
+		if !stream {
+			// The body broke off while read, rather than reading whole as
+			// truncated JSON.
+			assert.Contains(t, err.Error(), "reading response body")
+		}
 		status, fault := lastEntry(t, sess)
 		assert.Equal(t, 200, status)
 		assert.Equal(t, "cut", fault)

@@ -87,6 +87,11 @@ func TestAnthropicCut(t *testing.T) {
 		sess.Chat("cut").Reply(scenario.Text("one two three four five").CutAfter(4)).Responds("whole")
 		_, err := call(context.Background())
 		require.ErrorIs(t, err, io.ErrUnexpectedEOF)
+		if !stream {
+			// The body broke off while read, rather than reading whole as
+			// truncated JSON.
+			assert.Contains(t, err.Error(), "reading response body")
+		}
 		status, fault := lastFault(t, sess)
 		assert.Equal(t, 200, status)
 		assert.Equal(t, "cut", fault)
