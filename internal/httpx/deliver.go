@@ -35,6 +35,7 @@ func deliver(ctx context.Context, rt *runtime.Runtime, w http.ResponseWriter, re
 	plan *faultPlan) (status int, finish func()) {
 	faulted := plan.fires(res)
 	if faulted && plan.kind == string(scenario.FaultDrop) {
+		plan.fired = true
 		return 0, func() { abort(w, false) }
 	}
 	out := bufferPool.Get().(*bufio.Writer)
@@ -81,6 +82,7 @@ func deliver(ctx context.Context, rt *runtime.Runtime, w http.ResponseWriter, re
 		}
 		return apierr.StatusClientClosed, func() {}
 	}
+	plan.fired = faulted
 	if res.Delivered != nil && !faulted {
 		res.Delivered()
 	}

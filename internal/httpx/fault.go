@@ -17,6 +17,7 @@ type faultPlan struct {
 	kind  string // a scenario.FaultKind, scenario.FaultErrorEvent, or "" for none
 	after int    // events sent before a stream's fault fires
 	err   *apierr.Error
+	fired bool // deliver wrote what comes before the fault
 }
 
 // planFault reads the plan off the settled reply. An error inside the
@@ -69,10 +70,12 @@ func (p *faultPlan) last(s provider.EventStream, out io.Writer, i int) (write fu
 }
 
 // journal fills in the entry of a request whose delivery ended with
-// status. A fault the client left before never fired: the entry then
-// names none, and the reply went back to its queue.
+// status. A fault that never fired names none in the entry: the client
+// left before it (and the reply went back to its queue), or the route
+// answered an error instead.
 func (p *faultPlan) journal(e *journal.Entry, status int) {
-	if status == apierr.StatusClientClosed && e.Fault != string(scenario.FaultHang) {
+	transport := p.kind != "" && p.kind != string(scenario.FaultHang)
+	if transport && !p.fired || status == apierr.StatusClientClosed && e.Fault != string(scenario.FaultHang) {
 		if e.Fault == scenario.FaultErrorEvent && p.err != nil {
 			e.ErrorCode = ""
 		}
