@@ -2,7 +2,10 @@
 // session a request is for, registers the request as in flight on its
 // runtime, checks the provider key through the request's codec, hands the
 // request to the codec's route, and delivers what the route answers (a
-// JSON body or a paced event stream) before journaling it. It knows no
+// JSON body or a paced event stream) before journaling it. It fires the
+// transport faults a reply scripts (a drop, a cut, a malformed or error
+// event after some events) the same way for every codec, the events in
+// the codec's framing (internal/provider.FailingStream). It knows no
 // provider: codecs (internal/provider.Codec) say how keys are presented
 // and errors rendered.
 package httpx
