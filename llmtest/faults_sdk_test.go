@@ -227,3 +227,31 @@ func TestOpenAIRetriesDroppedConnections(t *testing.T) {
 	assert.Equal(t, map[string]int{"drop": 2}, sess.Assertions().Faults)
 	assert.Zero(t, sess.Pending())
 }
+
+// A Responses stream that fails after some events is stored failed, as
+// one that fails at once.
+func TestResponsesFailingAfterEventsIsStoredFailed(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	sess := srv.NewSession(t)
+	sess.Chat("fails").Reply(scenario.Text("one two three four five six").FailsAfter(5, "server_error", "Broke mid-way."))
+	client := clientFor(sess, "k")
+	s := client.Responses.NewStreaming(context.Background(), responses.ResponseNewParams{Model: "gpt-4.1-mini",
+		Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("Hi")}})
+	var types []string
+	var id string
+	for s.Next() {
+		ev := s.Current()
+		types = append(types, ev.Type)
+		if ev.Type == "response.created" {
+			id = ev.Response.ID
+		}
+	}
+	require.NoError(t, s.Err())
+	require.Len(t, types, 6)
+	assert.Equal(t, "response.failed", types[5])
+	got, err := client.Responses.Get(context.Background(), id, responses.ResponseGetParams{})
+	require.NoError(t, err)
+	assert.Equal(t, responses.ResponseStatusFailed, got.Status)
+	assert.Equal(t, "Broke mid-way.", got.Error.Message)
+}

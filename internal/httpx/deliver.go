@@ -30,7 +30,8 @@ import (
 // aborts the connection (a cut); a JSON body's finish withholds its last
 // byte (malformed) or aborts (a cut); a drop writes nothing and its finish
 // aborts, status 0. A fault that fires counts as delivered: the
-// reservation stands, res.Delivered does not run (the answer is not whole).
+// reservation stands. res.Delivered runs for an answer that fails with
+// its error event, not for one cut, malformed or dropped.
 func deliver(ctx context.Context, rt *runtime.Runtime, w http.ResponseWriter, res *provider.Response, serial uint64, render Renderer,
 	plan *faultPlan) (status int, finish func()) {
 	faulted := plan.fires(res)
@@ -83,7 +84,9 @@ func deliver(ctx context.Context, rt *runtime.Runtime, w http.ResponseWriter, re
 		return apierr.StatusClientClosed, func() {}
 	}
 	plan.fired = faulted
-	if res.Delivered != nil && !faulted {
+	if res.Delivered != nil && (!faulted || plan.kind == scenario.FaultErrorEvent) {
+		// A stream that fails with its error event is a whole answer, a
+		// failed one; a cut or malformed one is not.
 		res.Delivered()
 	}
 	return status, func() {

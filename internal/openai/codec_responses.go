@@ -80,8 +80,17 @@ func serveResponses(x *provider.Exchange) provider.Response {
 	pacing := x.StreamSettings()
 	out := provider.Response{Reservation: res}
 	if req.Stores() {
+		kept := answer
+		if x.StreamError != nil {
+			// The stream fails after some events (the HTTP core sends its
+			// response.failed): the stored response is failed as well.
+			e := Resolve(apierr.Scripted(x.StreamError))
+			failed := *answer
+			failed.Failure = &ResponseError{Code: e.JournalCode(), Message: e.Message}
+			kept = &failed
+		}
 		stored := &StoredResponse{ID: answer.ID, Previous: req.PreviousResponseID, Model: req.Model,
-			Conversation: norm.Conversation, Input: CloneItems(input), Answer: answer.Detach(),
+			Conversation: norm.Conversation, Input: CloneItems(input), Answer: kept.Detach(),
 			TokensPerChunk: pacing.TokensPerChunk}
 		if len(c.chain) > 0 {
 			stored.Before = c.summarize(req.Model, norm, segments, head)
