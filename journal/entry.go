@@ -66,6 +66,11 @@ type Entry struct {
 	// key, using no reply.
 	IdempotencyKey string
 	Replay         bool
+	// Fault is the fault the reply scripted and the server fired: "drop",
+	// "hang", "cut", "malformed", "error_event" (an error inside a
+	// stream) or "http_error" (a scripted HTTP error); empty for none, and
+	// for a fault the client left before.
+	Fault string
 }
 
 // Usage is the token accounting of an answer, in words of no provider.
@@ -125,7 +130,7 @@ var (
 func (e *Entry) size() int64 {
 	n := entrySlotBytes
 	for _, s := range [...]string{e.Provider, e.APIVersion, e.Method, e.Path, e.Model, e.UserText, e.ReplyText,
-		e.Scenario, e.ErrorCode, e.Conversation, e.PromptCacheKey, e.IdempotencyKey} {
+		e.Scenario, e.ErrorCode, e.Conversation, e.PromptCacheKey, e.IdempotencyKey, e.Fault} {
 		n += stringBytes(s)
 	}
 	n += int64(cap(e.ToolResults)) * resultSlotBytes
@@ -163,7 +168,7 @@ func own(e Entry) Entry {
 	e.Provider, e.Method, e.Path, e.Model = name(e.Provider), name(e.Method), name(e.Path), name(e.Model)
 	e.UserText, e.ReplyText = text(e.UserText), text(e.ReplyText)
 	e.Scenario, e.ErrorCode, e.Conversation = name(e.Scenario), name(e.ErrorCode), name(e.Conversation)
-	e.PromptCacheKey, e.IdempotencyKey = name(e.PromptCacheKey), name(e.IdempotencyKey)
+	e.PromptCacheKey, e.IdempotencyKey, e.Fault = name(e.PromptCacheKey), name(e.IdempotencyKey), name(e.Fault)
 	e.ToolResults = ownList(e.ToolResults, func(r ToolResult) ToolResult {
 		return ToolResult{CallID: name(r.CallID), Name: name(r.Name), Content: text(r.Content)}
 	})
@@ -234,6 +239,7 @@ type entryJSON struct {
 	Betas          []string     `json:"betas,omitempty"`
 	IdempotencyKey string       `json:"idempotency_key,omitempty"`
 	Replay         bool         `json:"replay,omitempty"`
+	Fault          string       `json:"fault,omitempty"`
 }
 
 // MarshalJSON encodes e with snake_case names and the duration in
@@ -246,7 +252,7 @@ func (e Entry) MarshalJSON() ([]byte, error) {
 		Conversation: e.Conversation, Generation: e.Generation, Turn: e.Turn, PromptCacheKey: e.PromptCacheKey,
 		ToolResults: e.ToolResults, ToolCalls: e.ToolCalls, SchemaErrors: e.SchemaErrors,
 		Usage: e.Usage, Ignored: e.Ignored, APIVersion: e.APIVersion, Betas: e.Betas,
-		IdempotencyKey: e.IdempotencyKey, Replay: e.Replay,
+		IdempotencyKey: e.IdempotencyKey, Replay: e.Replay, Fault: e.Fault,
 	})
 }
 
@@ -264,7 +270,7 @@ func (e *Entry) UnmarshalJSON(data []byte) error {
 		Conversation: w.Conversation, Generation: w.Generation, Turn: w.Turn, PromptCacheKey: w.PromptCacheKey,
 		ToolResults: w.ToolResults, ToolCalls: w.ToolCalls, SchemaErrors: w.SchemaErrors,
 		Usage: w.Usage, Ignored: w.Ignored, APIVersion: w.APIVersion, Betas: w.Betas,
-		IdempotencyKey: w.IdempotencyKey, Replay: w.Replay,
+		IdempotencyKey: w.IdempotencyKey, Replay: w.Replay, Fault: w.Fault,
 	}
 	return nil
 }

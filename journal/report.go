@@ -18,9 +18,16 @@ type Report struct {
 	// UnusedReplies counts, by scenario name, the scripted replies no
 	// request used. Sessions fill it in.
 	UnusedReplies map[string]int
+	// Faults counts, by kind, the scripted faults the session fired since
+	// it was created or last reset, evicted entries included: the kinds
+	// of Entry.Fault ("drop", "hang", "cut", "malformed", "error_event",
+	// "http_error"). Scripted faults are what a test asked for, so they
+	// leave the report Clean. Sessions fill it in; nil when none fired.
+	Faults map[string]int
 }
 
-// Clean reports whether nothing in r calls for attention.
+// Clean reports whether nothing in r calls for attention. Fired faults
+// do not: the test scripted them.
 func (r *Report) Clean() bool {
 	return r.UnmatchedTotal == 0 && r.SchemaMismatchTotal == 0 && len(r.UnusedReplies) == 0
 }

@@ -138,6 +138,13 @@ func (b *Builder) Fails(status int, code, message string) *Builder {
 	return b.Reply(Fail(status, code, message))
 }
 
+// Drops queues a dropped connection: the client sees an EOF before any
+// byte. "Fail twice, then answer" reads .Drops().Drops().Responds("ok").
+func (b *Builder) Drops() *Builder { return b.Reply(Drop()) }
+
+// Hangs queues a reply that sends nothing until the client gives up.
+func (b *Builder) Hangs() *Builder { return b.Reply(Hang()) }
+
 // Reply queues replies as they are. It panics if a reply is invalid, such
 // as tool-call arguments that are not JSON: that is a mistake in the test,
 // reported where it was made.

@@ -11,7 +11,9 @@ import (
 
 // Reply is one scripted answer of the model. Exactly one of Text, ToolCalls,
 // JSON, Refusal, Vectors, Error and Func says what it is; Text may
-// accompany ToolCalls.
+// accompany ToolCalls. An error inside a stream after some events
+// (Error.InStream with Error.AfterEvents) may accompany the content it
+// streams first. Fault and Stream change how the reply is delivered.
 type Reply struct {
 	// Text is the assistant message.
 	Text string
@@ -49,6 +51,15 @@ type Reply struct {
 	// response is written: 0 to MaxDelay. In JSON it is delay_ms, whole
 	// milliseconds.
 	Delay time.Duration
+	// Fault makes the delivery fail at the transport: a dropped
+	// connection, a hang, a stream cut or malformed after some events (see
+	// FaultKind). A fired fault counts as delivered: the next request
+	// gets the next reply.
+	Fault *Fault
+	// Stream paces this reply's stream instead of the session's stream
+	// settings. In JSON it is stream: {ttft_ms, tokens_per_second,
+	// tokens_per_chunk}.
+	Stream *Pacing
 }
 
 // MaxDelay is the longest a reply may be held back: a day, longer than any
@@ -88,6 +99,14 @@ type Error struct {
 	// response.failed in a Responses stream. Requests that do not stream
 	// get the HTTP error.
 	InStream bool `json:"in_stream,omitempty"`
+	// AfterEvents, with InStream, sends the first AfterEvents events of
+	// the reply's content before the error event: 0 to MaxFaultEvents. A
+	// count at or past the stream's length fails in place of its last
+	// event, so the stream never completes. 0 fails the stream at once,
+	// in each provider's own shape (Responses sends response.created and
+	// response.in_progress first). With a count above 0 the reply may
+	// carry text, tool_calls, json or a refusal to stream first.
+	AfterEvents int `json:"after_events,omitempty"`
 }
 
 // Usage is a token-count override. Each count is 0 to MaxUsageTokens.
@@ -177,8 +196,11 @@ func Respond(fn func(*Request) Reply) Reply { return Reply{Func: fn} }
 
 // Validate reports what makes r unusable, naming the offending field.
 func (r *Reply) Validate() error {
+	// An error part-way through a stream follows the content it streams
+	// first, so it is no kind of its own.
+	errorAfter := r.Error != nil && r.Error.InStream && r.Error.AfterEvents > 0
 	kinds := 0
-	for _, set := range []bool{r.Func != nil, r.Error != nil, r.JSON != nil, r.Refusal != "", r.Vectors != nil} {
+	for _, set := range []bool{r.Func != nil, r.Error != nil && !errorAfter, r.JSON != nil, r.Refusal != "", r.Vectors != nil} {
 		if set {
 			kinds++
 		}
@@ -186,7 +208,7 @@ func (r *Reply) Validate() error {
 	if kinds > 1 || kinds == 1 && (r.Text != "" || len(r.ToolCalls) > 0) {
 		return errors.New("kind: a reply is one of text (with optional tool_calls), json, refusal, vectors, error or a Go function")
 	}
-	if r.Thinking != "" && (r.Error != nil || r.Vectors != nil || r.Func != nil) {
+	if r.Thinking != "" && (r.Error != nil && !errorAfter || r.Vectors != nil || r.Func != nil) {
 		return errors.New("thinking: accompanies a text, tool_calls, json or refusal reply")
 	}
 	if r.Delay < 0 || r.Delay > MaxDelay {
@@ -228,6 +250,25 @@ func (r *Reply) Validate() error {
 		if err := validateHeaders(e.Headers); err != nil {
 			return err
 		}
+		if e.AfterEvents != 0 && !e.InStream {
+			return errors.New("error.after_events: needs error.in_stream: an HTTP error has no events before it")
+		}
+		if e.AfterEvents < 0 || e.AfterEvents > MaxFaultEvents {
+			return fmt.Errorf("error.after_events: must be between 0 and %d", MaxFaultEvents)
+		}
+		if r.Vectors != nil && errorAfter {
+			return errors.New("error.after_events: an embeddings reply has no stream")
+		}
+	}
+	if r.Fault != nil {
+		if err := r.Fault.validate(r); err != nil {
+			return err
+		}
+	}
+	if r.Stream != nil {
+		if err := r.Stream.validate(); err != nil {
+			return err
+		}
 	}
 	if _, ok := NormalizeFinish(r.FinishReason); !ok {
 		return fmt.Errorf("finish_reason: %q is not one of stop, tool_calls, length, content_filter, refusal (or end_turn, tool_use, max_tokens)", r.FinishReason)
@@ -248,16 +289,20 @@ type replyJSON struct {
 	Usage        *Usage          `json:"usage,omitempty"`
 	Model        string          `json:"model,omitempty"`
 	DelayMS      int64           `json:"delay_ms,omitempty"`
+	Fault        *Fault          `json:"fault,omitempty"`
+	Stream       *Pacing         `json:"stream,omitempty"`
 }
 
-// MarshalJSON encodes the delay as delay_ms; it fails with
+// MarshalJSON encodes the delay as delay_ms (and a stream's pacing in
+// milliseconds likewise); it fails with
 // ErrInProcessOnly for a Go responder.
 func (r Reply) MarshalJSON() ([]byte, error) {
 	if r.Func != nil {
 		return nil, ErrInProcessOnly
 	}
 	return json.Marshal(replyJSON{Text: r.Text, ToolCalls: r.ToolCalls, JSON: r.JSON, Refusal: r.Refusal, Thinking: r.Thinking,
-		Error: r.Error, Vectors: r.Vectors, FinishReason: r.FinishReason, Usage: r.Usage, Model: r.Model, DelayMS: r.Delay.Milliseconds()})
+		Error: r.Error, Vectors: r.Vectors, FinishReason: r.FinishReason, Usage: r.Usage, Model: r.Model, DelayMS: r.Delay.Milliseconds(),
+		Fault: r.Fault, Stream: r.Stream})
 }
 
 // UnmarshalJSON decodes delay_ms into Delay and refuses unknown fields, so a
@@ -268,7 +313,7 @@ func (r *Reply) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	*r = Reply{Text: w.Text, ToolCalls: w.ToolCalls, JSON: w.JSON, Refusal: w.Refusal, Thinking: w.Thinking, Error: w.Error, Vectors: w.Vectors,
-		FinishReason: w.FinishReason, Usage: w.Usage, Model: w.Model, Delay: delayOf(w.DelayMS)}
+		FinishReason: w.FinishReason, Usage: w.Usage, Model: w.Model, Delay: delayOf(w.DelayMS), Fault: w.Fault, Stream: w.Stream}
 	return nil
 }
 

@@ -140,12 +140,15 @@ type assertionsBody struct {
 	SchemaMismatches    []journal.Entry `json:"schema_mismatches"`
 	SchemaMismatchTotal int             `json:"schema_mismatch_total"`
 	UnusedReplies       map[string]int  `json:"unused_replies"`
+	// Faults counts the fired faults by kind.
+	Faults map[string]int `json:"faults"`
 }
 
 func (h *Handler) assertions(w http.ResponseWriter, _ *http.Request, sel selected) {
 	r := sel.rt.Assertions()
 	body := assertionsBody{Unmatched: r.Unmatched, UnmatchedTotal: r.UnmatchedTotal,
-		SchemaMismatches: r.SchemaMismatches, SchemaMismatchTotal: r.SchemaMismatchTotal, UnusedReplies: r.UnusedReplies}
+		SchemaMismatches: r.SchemaMismatches, SchemaMismatchTotal: r.SchemaMismatchTotal, UnusedReplies: r.UnusedReplies,
+		Faults: r.Faults}
 	if body.Unmatched == nil {
 		body.Unmatched = []journal.Entry{}
 	}
@@ -154,6 +157,9 @@ func (h *Handler) assertions(w http.ResponseWriter, _ *http.Request, sel selecte
 	}
 	if body.UnusedReplies == nil {
 		body.UnusedReplies = map[string]int{}
+	}
+	if body.Faults == nil {
+		body.Faults = map[string]int{}
 	}
 	writeJSON(w, http.StatusOK, body)
 }

@@ -77,7 +77,9 @@ func reserve(x *provider.Exchange, norm *scenario.Request) (*runtime.Reservation
 // or what its Go responder computes from req, held back for its delay. It
 // returns instead the response to send when there is no answer to render:
 // the client left during the delay (the reply goes back to its queue), the
-// responder failed, or the reply is a scripted error.
+// responder failed, the reply hung until the client left, or the reply is
+// a scripted error. A reply's fault, in-stream error and pacing go on x
+// for the HTTP core (see settleFault).
 func Settle(x *provider.Exchange, res *runtime.Reservation, req *scenario.Request) (scenario.Reply, *provider.Response) {
 	reply, err := resolve(res, req)
 	if err != nil {
@@ -86,6 +88,9 @@ func Settle(x *provider.Exchange, res *runtime.Reservation, req *scenario.Reques
 	if werr := x.Runtime.Wait(x.Ctx, reply.Delay); werr != nil {
 		res.Rollback()
 		return reply, &provider.Response{Err: httpx.ClientGone()}
+	}
+	if refused := settleFault(x, &reply, req); refused != nil {
+		return reply, refused
 	}
 	if reply.Error != nil && !(reply.Error.InStream && req.Stream) {
 		return reply, &provider.Response{Err: apierr.Scripted(reply.Error), Reservation: res}
@@ -107,10 +112,16 @@ func resolve(res *runtime.Reservation, req *scenario.Request) (reply scenario.Re
 			err = apierr.ResponderFailed(res.Scenario, fmt.Sprint("panic: ", p))
 		}
 	}()
-	delay := reply.Delay
+	scripted := reply
 	reply = reply.Func(req)
 	if reply.Delay == 0 {
-		reply.Delay = delay // the scripted delay holds unless the responder sets its own
+		reply.Delay = scripted.Delay // the scripted delay holds unless the responder sets its own
+	}
+	if reply.Fault == nil && reply.Error == nil {
+		reply.Fault = scripted.Fault // and so do its fault and pacing
+	}
+	if reply.Stream == nil {
+		reply.Stream = scripted.Stream
 	}
 	if reply.Func != nil {
 		return reply, apierr.ResponderFailed(res.Scenario, "it returned another Go responder")

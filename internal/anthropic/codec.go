@@ -177,8 +177,9 @@ func serveMessages(x *provider.Exchange) provider.Response {
 	if refused != nil {
 		return *refused
 	}
-	if reply.Error != nil {
+	if reply.Error != nil && reply.Error.AfterEvents == 0 {
 		// A failure inside the stream: a 200 whose only event is the error.
+		// One after some events is the HTTP core's (Exchange.StreamError).
 		e := Codec{}.Resolve(apierr.Scripted(reply.Error))
 		x.Entry.ErrorCode = e.JournalCode()
 		return provider.Response{SSE: ErrorEvents(e), Reservation: res}
@@ -200,7 +201,7 @@ func serveMessages(x *provider.Exchange) provider.Response {
 	if !req.Stream {
 		return provider.Response{JSON: NewMessage(&a, ""), Reservation: res}
 	}
-	stream := x.Runtime.Settings().Stream
+	stream := x.StreamSettings()
 	split := func(s string) []string { p, _ := tokens.SplitContext(x.Ctx, req.Model, s); return p }
 	return provider.Response{SSE: NewStream(&a, split, stream.TokensPerChunk), Pacing: stream, Reservation: res}
 }

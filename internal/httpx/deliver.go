@@ -11,6 +11,7 @@ import (
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
 	"github.com/llmtestserver/llmtestserver/internal/provider"
 	"github.com/llmtestserver/llmtestserver/internal/runtime"
+	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
 // deliver writes res, all but its last bytes, and returns the status to
@@ -23,7 +24,21 @@ import (
 // Answers are written as they are encoded, through a buffer of bounded
 // size, so that what a request holds in memory does not grow with the
 // number of choices it asks for.
-func deliver(ctx context.Context, rt *runtime.Runtime, w http.ResponseWriter, res *provider.Response, serial uint64, render Renderer) (status int, finish func()) {
+//
+// A fault plan changes what the last bytes are: a stream stops after the
+// plan's events and its finish writes the error or malformed event, or
+// aborts the connection (a cut); a JSON body's finish withholds its last
+// byte (malformed) or aborts (a cut); a drop writes nothing and its finish
+// aborts, status 0. A fault that fires counts as delivered: the
+// reservation stands. res.Delivered runs for an answer that fails with
+// its error event, not for one cut, malformed or dropped.
+func deliver(ctx context.Context, rt *runtime.Runtime, w http.ResponseWriter, res *provider.Response, serial uint64, render Renderer,
+	plan *faultPlan) (status int, finish func()) {
+	faulted := plan.fires(res)
+	if faulted && plan.kind == string(scenario.FaultDrop) {
+		plan.fired = true
+		return 0, func() { abort(w, false) }
+	}
 	out := bufferPool.Get().(*bufio.Writer)
 	out.Reset(w)
 	release := func() {
@@ -32,17 +47,14 @@ func deliver(ctx context.Context, rt *runtime.Runtime, w http.ResponseWriter, re
 	}
 	var last func() error
 	var err error
+	cut := false
 	switch {
 	case res.SSE != nil:
 		status = http.StatusOK
 		startSSE(w)
-		err = writeEvents(ctx, rt, out, w, res.SSE, res.Pacing)
-		last = func() error {
-			if n := res.SSE.Len(); n > 0 {
-				return res.SSE.WriteEvent(out, n-1)
-			}
-			return nil
-		}
+		stop := plan.stop(res.SSE.Len())
+		err = writeEvents(ctx, rt, out, w, res.SSE, res.Pacing, stop)
+		last, cut = plan.last(res.SSE, out, stop)
 	case res.Err != nil:
 		for k, vs := range res.Err.Header {
 			w.Header()[k] = vs
@@ -51,6 +63,15 @@ func deliver(ctx context.Context, rt *runtime.Runtime, w http.ResponseWriter, re
 		status, last, err = writeHeld(w, out, errStatus, body, render)
 	default:
 		status, last, err = writeHeld(w, out, http.StatusOK, res.JSON, render)
+		if faulted {
+			// A cut body breaks off before its last byte; a malformed one
+			// has a stray byte in its place, so that it reads as invalid
+			// JSON rather than as a body that broke off.
+			last, cut = func() error { return nil }, plan.kind == string(scenario.FaultCut)
+			if !cut {
+				last = func() error { _, err := out.Write([]byte("]")); return err }
+			}
+		}
 	}
 	if err == nil {
 		err = out.Flush()
@@ -62,7 +83,10 @@ func deliver(ctx context.Context, rt *runtime.Runtime, w http.ResponseWriter, re
 		}
 		return apierr.StatusClientClosed, func() {}
 	}
-	if res.Delivered != nil {
+	plan.fired = faulted
+	if res.Delivered != nil && (!faulted || plan.kind == scenario.FaultErrorEvent) {
+		// A stream that fails with its error event is a whole answer, a
+		// failed one; a cut or malformed one is not.
 		res.Delivered()
 	}
 	return status, func() {
@@ -70,6 +94,9 @@ func deliver(ctx context.Context, rt *runtime.Runtime, w http.ResponseWriter, re
 			out.Flush()
 		}
 		release()
+		if cut {
+			abort(w, true)
+		}
 	}
 }
 
@@ -126,20 +153,20 @@ func (h *holdLast) release() error {
 	return err
 }
 
-// writeEvents writes every event of a stream but the last to out. A paced
-// stream flushes each event, the first after the time to first token, the
-// others spaced by the token rate, and then waits the gap before the last
-// event, which deliver's finish writes. A stream stops between events when
-// ctx ends.
-func writeEvents(ctx context.Context, rt *runtime.Runtime, out *bufio.Writer, w http.ResponseWriter, s provider.EventStream, pacing runtime.StreamSettings) error {
+// writeEvents writes the events of a stream before event stop (its last,
+// or where a fault fires) to out. A paced stream flushes each event, the
+// first after the time to first token, the others spaced by the token
+// rate, and then waits the gap before event stop, which deliver's finish
+// writes. A stream stops between events when ctx ends.
+func writeEvents(ctx context.Context, rt *runtime.Runtime, out *bufio.Writer, w http.ResponseWriter, s provider.EventStream,
+	pacing runtime.StreamSettings, stop int) error {
 	paced := pacing.Paced()
 	flusher, _ := w.(http.Flusher)
 	var gap time.Duration
 	if pacing.TokensPerSecond > 0 {
 		gap = time.Duration(float64(pacing.TokensPerChunk) / pacing.TokensPerSecond * float64(time.Second))
 	}
-	n := s.Len()
-	for i := range n {
+	for i := range stop + 1 {
 		if paced {
 			delay := gap
 			if i == 0 {
@@ -151,7 +178,7 @@ func writeEvents(ctx context.Context, rt *runtime.Runtime, out *bufio.Writer, w 
 		} else if err := ctx.Err(); err != nil {
 			return err
 		}
-		if i == n-1 {
+		if i == stop {
 			return nil
 		}
 		if err := s.WriteEvent(out, i); err != nil {

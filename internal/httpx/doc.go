@@ -4,7 +4,10 @@
 // request to the codec's route, and delivers what the route answers (a
 // JSON body or a paced event stream) before journaling it. A POST that
 // carries an Idempotency-Key is answered once per key and body: retries get
-// the captured answer again (see idempotency.go). It knows no
+// the captured answer again (see idempotency.go). It fires the transport
+// faults a reply scripts (a drop, a cut, a malformed or error event after
+// some events) the same way for every codec, the events in the codec's
+// framing (internal/provider.FailingStream). It knows no
 // provider: codecs (internal/provider.Codec) say how keys are presented
 // and errors rendered.
 package httpx

@@ -153,7 +153,10 @@ func (i *idempotent) capture(w http.ResponseWriter) http.ResponseWriter {
 func (i *idempotent) release() {
 	defer i.claim.Release()
 	e := &i.x.Entry
-	if i.over || i.failed || i.status < 200 || i.status > 299 || e.Status != i.status || e.ErrorCode != "" {
+	// A faulted answer is never kept, even one that reached the client as
+	// a clean 200 (a malformed body): the retry it provokes must get the
+	// next reply, as it would without the key.
+	if i.over || i.failed || i.status < 200 || i.status > 299 || e.Status != i.status || e.ErrorCode != "" || e.Fault != "" {
 		return
 	}
 	i.claim.Keep(&runtime.IdempotentAnswer{Status: i.status, Header: i.header, Body: i.body,

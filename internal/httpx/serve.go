@@ -71,10 +71,13 @@ func Serve(w http.ResponseWriter, r *http.Request, rt *runtime.Runtime, codec pr
 	serial := rt.NextSerial()
 	codec.SetHeaders(w.Header(), serial, rt.Now().Sub(x.Entry.Time))
 	x.SetRateLimitHeaders(w.Header())
-	status, finish := deliver(ctx, rt, out, &res, serial, render)
+	plan := planFault(x, codec)
+	status, finish := deliver(ctx, rt, out, &res, serial, render, &plan)
 	x.Entry.Status = status
+	plan.journal(&x.Entry, status)
 	// The last bytes go out only once the request is on record, so a client
-	// that has its answer can rely on the journal (and history) showing it.
+	// that has its answer can rely on the journal (and history) showing it;
+	// a fault's abort (drop, cut) likewise comes after the record.
 	defer finish()
 	if superseded(ctx) {
 		// Deleted while answering: what was written completes (a paced

@@ -38,8 +38,9 @@ func serveChat(x *provider.Exchange) provider.Response {
 	if refused != nil {
 		return *refused
 	}
-	if reply.Error != nil {
+	if reply.Error != nil && reply.Error.AfterEvents == 0 {
 		// A failure inside the stream: a 200 whose only event is the error.
+		// One after some events is the HTTP core's (Exchange.StreamError).
 		e := Resolve(apierr.Scripted(reply.Error))
 		x.Entry.ErrorCode = e.JournalCode()
 		event := ErrorEvent(e)
@@ -55,7 +56,7 @@ func serveChat(x *provider.Exchange) provider.Response {
 	if !req.Stream {
 		return provider.Response{JSON: ca.Completion(), Reservation: res}
 	}
-	stream := x.Runtime.Settings().Stream
+	stream := x.StreamSettings()
 	split := func(s string) []string { p, _ := tokens.SplitContext(x.Ctx, req.Model, s); return p }
 	return provider.Response{SSE: ca.Stream(split, stream.TokensPerChunk, req.IncludeUsage()), Pacing: stream, Reservation: res}
 }

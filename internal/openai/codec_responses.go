@@ -78,17 +78,27 @@ func serveResponses(x *provider.Exchange) provider.Response {
 		return *refused
 	}
 	answer := responseAnswer(x, req, norm, &reply, newID, segments)
-	if reply.Error != nil {
-		// A failure inside the stream: response.failed after the 200.
+	if reply.Error != nil && reply.Error.AfterEvents == 0 {
+		// A failure inside the stream: response.failed after the 200. One
+		// after some events is the HTTP core's (Exchange.StreamError).
 		e := Resolve(apierr.Scripted(reply.Error))
 		x.Entry.ErrorCode = e.JournalCode()
 		answer.Failure = &ResponseError{Code: e.JournalCode(), Message: e.Message}
 	}
-	pacing := x.Runtime.Settings().Stream
+	pacing := x.StreamSettings()
 	out := provider.Response{Reservation: res}
 	if req.Stores() {
+		kept := answer
+		if x.StreamError != nil {
+			// The stream fails after some events (the HTTP core sends its
+			// response.failed): the stored response is failed as well.
+			e := Resolve(apierr.Scripted(x.StreamError))
+			failed := *answer
+			failed.Failure = &ResponseError{Code: e.JournalCode(), Message: e.Message}
+			kept = &failed
+		}
 		stored := &StoredResponse{ID: answer.ID, Previous: req.PreviousResponseID, Model: req.Model,
-			Conversation: norm.Conversation, Input: CloneItems(input), Answer: answer.Detach(),
+			Conversation: norm.Conversation, Input: CloneItems(input), Answer: kept.Detach(),
 			TokensPerChunk: pacing.TokensPerChunk}
 		if len(c.chain) > 0 {
 			stored.Before = c.summarize(req.Model, norm, segments, head)
@@ -99,7 +109,7 @@ func serveResponses(x *provider.Exchange) provider.Response {
 		out.JSON = answer.Object()
 		return out
 	}
-	out.SSE = answer.Stream(func(s string) []string { return tokens.Split(req.Model, s) }, pacing.TokensPerChunk)
+	out.SSE = NewResponsesStream(answer, func(s string) []string { return tokens.Split(req.Model, s) }, pacing.TokensPerChunk)
 	out.Pacing = pacing
 	return out
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
 	"github.com/llmtestserver/llmtestserver/internal/runtime"
 	"github.com/llmtestserver/llmtestserver/journal"
+	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
 // Exchange is one provider request in progress.
@@ -31,6 +32,13 @@ type Exchange struct {
 	// limits saw, or nil when it was not checked; its answer reports it
 	// in headers (see RateLimiter).
 	RateLimit *runtime.RateCheck
+	// Fault, StreamError and Pacing are the settled reply's fault, its
+	// error to send inside the stream after some events, and its own
+	// stream pacing (see answer.Settle). The HTTP core fires the fault
+	// and the error as it delivers the response.
+	Fault       *scenario.Fault
+	StreamError *scenario.Error
+	Pacing      *scenario.Pacing
 }
 
 // Response is what a route answers; the HTTP core writes it. Routes never
@@ -60,4 +68,18 @@ func (x *Exchange) Serves(model string) bool {
 // else the codec's catalog.
 func (x *Exchange) Models() []string {
 	return x.Runtime.Models(x.Codec.Catalog())
+}
+
+// StreamSettings are the stream settings of the answer: the session's,
+// with the settled reply's own pacing in their place when it has one.
+// Codecs chunk and pace their streams with them.
+func (x *Exchange) StreamSettings() runtime.StreamSettings {
+	s := x.Runtime.Settings().Stream
+	if p := x.Pacing; p != nil {
+		s.TTFT, s.TokensPerSecond = p.TTFT, p.TokensPerSecond
+		if p.TokensPerChunk > 0 {
+			s.TokensPerChunk = p.TokensPerChunk
+		}
+	}
+	return s
 }

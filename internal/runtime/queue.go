@@ -342,10 +342,11 @@ func ownReplies(scenarios []scenario.Scenario) []scenario.Scenario {
 }
 
 // Assertions returns the journal's report with the scripted replies never
-// used. A repeating scenario's last reply and per-conversation scenarios have
+// used and the faults fired. A repeating scenario's last reply and per-conversation scenarios have
 // no fixed count and are left out.
 func (rt *Runtime) Assertions() journal.Report {
 	r := rt.journal.Report()
+	r.Faults = rt.Faults()
 	for _, st := range rt.Scenarios() {
 		unused := st.Remaining
 		switch {

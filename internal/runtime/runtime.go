@@ -103,6 +103,8 @@ type Runtime struct {
 	// idempotency holds the answers kept under Idempotency-Key; guarded
 	// by mu.
 	idempotency idempotency
+	// faults counts the fired faults by kind; guarded by mu.
+	faults map[string]int
 }
 
 // flight is one request in progress.
@@ -185,6 +187,7 @@ func (rt *Runtime) Reset() {
 	rt.rates = nil
 	rt.chaos = newChaosState(rt.settings.Chaos)
 	rt.idempotency.reset()
+	rt.faults = nil
 	rt.journal.Reset()
 }
 
@@ -256,13 +259,16 @@ func (rt *Runtime) Serves(model string, catalog []string) bool {
 	return slices.Contains(rt.Models(catalog), model)
 }
 
-// Record adds e to the journal, unless the runtime is retired: a deleted
-// session is never written to again.
+// Record adds e to the journal, and counts its fault, unless the runtime
+// is retired: a deleted session is never written to again.
 func (rt *Runtime) Record(e journal.Entry) {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	if !rt.retired {
 		rt.journal.Record(e)
+		if e.Fault != "" {
+			rt.countFault(e.Fault)
+		}
 	}
 }
 
