@@ -23,6 +23,8 @@ type settings struct {
 	startup          []session.Option
 	maxRequestBytes  int64
 	strict           bool
+	mode             TransportMode
+	modeSet          bool
 }
 
 func defaultSettings() settings {

@@ -115,6 +115,10 @@ func (b *requestBody) Read(p []byte) (int, error) {
 	if b.remaining > 0 {
 		b.remaining -= int64(n)
 		if b.remaining == 0 && err == nil {
+			// net/http's transport reads a body to its end, past its
+			// Content-Length, so the client's body sees its EOF here too.
+			var probe [1]byte
+			b.src.Read(probe[:])
 			err = io.EOF
 		}
 	}
