@@ -144,6 +144,8 @@ func (w *responseWriter) flushBuffer() {
 func (w *responseWriter) commit(final bool) {
 	w.committed = true
 	h := w.sent
+	_, haveType := h["Content-Type"]
+	_, haveDate := h["Date"]
 	for k, v := range h {
 		if len(v) == 0 {
 			delete(h, k) // a nil value suppresses a header, as net/http does
@@ -151,10 +153,10 @@ func (w *responseWriter) commit(final bool) {
 	}
 	bodyOK := bodyAllowed(w.status)
 	head := w.req.Method == http.MethodHead
-	if _, ok := w.sent["Date"]; !ok {
+	if !haveDate {
 		h.Set("Date", time.Now().UTC().Format(http.TimeFormat))
 	}
-	if _, ok := w.sent["Content-Type"]; !ok && bodyOK && len(w.buf) > 0 {
+	if !haveType && bodyOK && len(w.buf) > 0 {
 		h.Set("Content-Type", http.DetectContentType(w.buf))
 	}
 	chunked := h.Get("Transfer-Encoding") == "chunked"
