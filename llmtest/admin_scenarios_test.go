@@ -40,14 +40,14 @@ type listedScenario struct {
 // postScenarios adds scenarios to sess over HTTP.
 func postScenarios(t *testing.T, sess *session.Session, body string) reply {
 	t.Helper()
-	return rawCall(t, http.MethodPost, sess.Endpoint()+"/admin-api/scenarios", body, selectorOf(sess)...)
+	return rawCall(t, sess.HTTPClient(), http.MethodPost, sess.Endpoint()+"/admin-api/scenarios", body, selectorOf(sess)...)
 }
 
 // listScenarios returns the raw body of GET /admin-api/scenarios and its
 // scenarios.
 func listScenarios(t *testing.T, sess *session.Session) ([]byte, []listedScenario) {
 	t.Helper()
-	r := rawCall(t, http.MethodGet, sess.Endpoint()+"/admin-api/scenarios", "", selectorOf(sess)...)
+	r := rawCall(t, sess.HTTPClient(), http.MethodGet, sess.Endpoint()+"/admin-api/scenarios", "", selectorOf(sess)...)
 	if r.status != http.StatusOK {
 		t.Fatalf("GET /admin-api/scenarios: %d %s", r.status, r.body)
 	}
@@ -322,7 +322,7 @@ func TestGoFunctionScenariosAreInProcessOnly(t *testing.T) {
 
 	// Listing such a session over HTTP names the scenario and marks it
 	// in-process only; posting that listing back is refused.
-	r := rawCall(t, http.MethodGet, sess.Endpoint()+"/admin-api/scenarios", "", selectorOf(sess)...)
+	r := rawCall(t, srv.Client(), http.MethodGet, sess.Endpoint()+"/admin-api/scenarios", "", selectorOf(sess)...)
 	if r.status != http.StatusOK || !json.Valid(r.body) || !strings.Contains(string(r.body), `"name":"go","in_process_only":true`) {
 		t.Fatalf("listing = %d %s, want a JSON document naming the scenario as in-process only", r.status, r.body)
 	}
@@ -343,7 +343,7 @@ func TestAdminAssertionsShape(t *testing.T) {
 		{"name":"spare","match":{"user_contains":"never"},"replies":[{"text":"a"},{"text":"b"}]}]}`); r.status != http.StatusNoContent {
 		t.Fatalf("POST: %d %s", r.status, r.body)
 	}
-	r := rawCall(t, http.MethodGet, sess.Endpoint()+"/admin-api/assertions", "", selectorOf(sess)...)
+	r := rawCall(t, srv.Client(), http.MethodGet, sess.Endpoint()+"/admin-api/assertions", "", selectorOf(sess)...)
 	want := `{"unmatched":[],"unmatched_total":0,"schema_mismatches":[],"schema_mismatch_total":0,"unused_replies":{"bad-json":1,"spare":2},"faults":{}}`
 	if r.status != http.StatusOK || string(r.body) != want {
 		t.Errorf("fresh assertions: %d %s, want %s", r.status, r.body, want)
@@ -358,7 +358,7 @@ func TestAdminAssertionsShape(t *testing.T) {
 		t.Fatalf("code = %q, want %s", apiErr.Code, journal.NoScenarioCode)
 	}
 
-	r = rawCall(t, http.MethodGet, sess.Endpoint()+"/admin-api/assertions", "", selectorOf(sess)...)
+	r = rawCall(t, srv.Client(), http.MethodGet, sess.Endpoint()+"/admin-api/assertions", "", selectorOf(sess)...)
 	var body struct {
 		Unmatched           []journal.Entry `json:"unmatched"`
 		UnmatchedTotal      int             `json:"unmatched_total"`
@@ -399,7 +399,7 @@ func TestAdminScenariosNeedTheSessionsKey(t *testing.T) {
 	if r.status != http.StatusUnauthorized {
 		t.Errorf("POST without the key: %d %s, want 401", r.status, r.body)
 	}
-	r = rawCall(t, http.MethodPost, sess.Endpoint()+"/admin-api/scenarios", body, join(selectorOf(sess), bearer("provider-key"))...)
+	r = rawCall(t, srv.Client(), http.MethodPost, sess.Endpoint()+"/admin-api/scenarios", body, join(selectorOf(sess), bearer("provider-key"))...)
 	if r.status != http.StatusNoContent {
 		t.Fatalf("POST with the key: %d %s", r.status, r.body)
 	}

@@ -61,7 +61,7 @@ func TestBadInput(t *testing.T) {
 			for i := 0; i < len(sel); i += 2 {
 				req.Header.Set(sel[i], sel[i+1])
 			}
-			resp, err := rawClient.Do(req)
+			resp, err := srv.Client().Do(req)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,12 +80,12 @@ func TestBadInput(t *testing.T) {
 	if sess.Pending() != 1 {
 		t.Fatal("a refused request used the reply")
 	}
-	r := call(t, http.MethodPost, chat, chatBody("gpt-4.1-mini", "Hi"), sel...)
+	r := call(t, srv.Client(), http.MethodPost, chat, chatBody("gpt-4.1-mini", "Hi"), sel...)
 	if r.status != 200 || !strings.Contains(string(r.body), "still here") {
 		t.Fatalf("good request after bad ones: %d %s", r.status, r.body)
 	}
 	// The hint names the fix for a base URL without /v1.
-	r = call(t, http.MethodPost, srv.URL()+"/chat/completions", chatBody("gpt-4.1-mini", "Hi"), sel...)
+	r = call(t, srv.Client(), http.MethodPost, srv.URL()+"/chat/completions", chatBody("gpt-4.1-mini", "Hi"), sel...)
 	if _, _, _, msg := r.apiError(t); !strings.Contains(msg, "/v1") {
 		t.Errorf("message %q gives no hint about /v1", msg)
 	}

@@ -74,12 +74,12 @@ func benchChatLoop(b *testing.B, client openai.Client) {
 	b.StopTimer()
 }
 
-// benchClient starts a server and a session that script prepares, both
-// closed when b ends, and returns an openai-go client for the session that
-// never retries.
-func benchClient(b *testing.B, script func(*session.Session)) openai.Client {
+// benchClient starts a server with opts and a session that script
+// prepares, both closed when b ends, and returns an openai-go client for the
+// session that never retries.
+func benchClient(b *testing.B, script func(*session.Session), opts ...llmtest.Option) openai.Client {
 	b.Helper()
-	srv, err := llmtest.New()
+	srv, err := llmtest.New(opts...)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -22,7 +22,7 @@ func TestDefaultBoundsAdmit32DefaultSessions(t *testing.T) {
 	if !errors.Is(err, session.ErrCapacityExceeded) {
 		t.Fatalf("33rd session: err = %v, want ErrCapacityExceeded", err)
 	}
-	r := call(t, http.MethodPost, srv.URL()+"/admin-api/sessions", "{}", bearer(srv.ManagementKey())...)
+	r := call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/sessions", "{}", bearer(srv.ManagementKey())...)
 	r.wantError(t, http.StatusConflict, "session_capacity_exceeded")
 }
 
@@ -42,7 +42,7 @@ func TestAdmissionByReservation(t *testing.T) {
 	if _, err := srv.OpenSession(); !errors.Is(err, session.ErrCapacityExceeded) {
 		t.Fatalf("4th session: err = %v, want ErrCapacityExceeded before the session count runs out", err)
 	}
-	call(t, http.MethodPost, srv.URL()+"/admin-api/sessions", "{}", bearer(srv.ManagementKey())...).
+	call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/sessions", "{}", bearer(srv.ManagementKey())...).
 		wantError(t, http.StatusConflict, "session_capacity_exceeded")
 
 	// Growing a session past the budget fails and changes nothing.
@@ -136,7 +136,7 @@ func TestRefusedConfigurationChangesNothing(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := call(t, http.MethodPut, url, tt.body, sel...)
+			r := call(t, srv.Client(), http.MethodPut, url, tt.body, sel...)
 			status := http.StatusBadRequest
 			if tt.code == "session_capacity_exceeded" {
 				status = http.StatusConflict
@@ -167,9 +167,9 @@ func TestRefusedConfigurationChangesNothing(t *testing.T) {
 	}
 	// A refused creation admits nothing.
 	n := srv.Manager().Len()
-	call(t, http.MethodPost, srv.URL()+"/admin-api/sessions", `{"models":[""]}`, bearer(srv.ManagementKey())...).
+	call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/sessions", `{"models":[""]}`, bearer(srv.ManagementKey())...).
 		wantError(t, http.StatusBadRequest, "invalid_configuration")
-	call(t, http.MethodPost, srv.URL()+"/admin-api/sessions", `{"bearer_token":"`+strings.Repeat("k", 5000)+`"}`, bearer(srv.ManagementKey())...).
+	call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/sessions", `{"bearer_token":"`+strings.Repeat("k", 5000)+`"}`, bearer(srv.ManagementKey())...).
 		wantError(t, http.StatusBadRequest, "configuration_too_large")
 	if srv.Manager().Len() != n || srv.Manager().Reserved() != reserved {
 		t.Error("a refused creation changed the session count or the reservation")

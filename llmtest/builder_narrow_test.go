@@ -156,7 +156,7 @@ func reapply(t *testing.T, srv *llmtest.Server, sess *session.Session) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := rawCall(t, http.MethodPut, to.Endpoint()+"/admin-api/config", string(doc), selectorOf(to)...); r.status != http.StatusNoContent {
+	if r := rawCall(t, srv.Client(), http.MethodPut, to.Endpoint()+"/admin-api/config", string(doc), selectorOf(to)...); r.status != http.StatusNoContent {
 		t.Errorf("PUT /admin-api/config of the session's configuration: %d %s", r.status, r.body)
 	}
 	if err := sess.Configure(session.WithConfig(cfg)); err != nil {

@@ -21,7 +21,7 @@ func TestConversationalEndpointsRefuseOtherModelKinds(t *testing.T) {
 			if path == "/responses" {
 				body = `{"model":"` + model + `","input":"Hi"}`
 			}
-			r := call(t, http.MethodPost, sess.BaseURL()+path, body, selectorOf(sess)...)
+			r := call(t, srv.Client(), http.MethodPost, sess.BaseURL()+path, body, selectorOf(sess)...)
 			r.wantError(t, http.StatusNotFound, "")
 			if _, _, param, msg := r.apiError(t); param != "model" || !strings.Contains(msg, "not a chat model") {
 				t.Errorf("%s with %s: param %q message %q", path, model, param, msg)

@@ -109,7 +109,7 @@ func TestChaosAndRateLimitsOverTheAdminAPI(t *testing.T) {
 		"chaos":{"seed":1,"rules":[{"name":"flaky","every":2,"reply":{"error":{"status":503}}}]}}`)
 	sel := []string{session.HeaderSession, c.ID, session.HeaderSessionKey, c.Key}
 	chat := func() reply {
-		return call(t, http.MethodPost, srv.URL()+"/v1/chat/completions", chatBody("gpt-4o", "hi"), join(sel, bearer("k"))...)
+		return call(t, srv.Client(), http.MethodPost, srv.URL()+"/v1/chat/completions", chatBody("gpt-4o", "hi"), join(sel, bearer("k"))...)
 	}
 	r := chat()
 	require.Equal(t, http.StatusOK, r.status, "%s", r.body)
@@ -120,11 +120,11 @@ func TestChaosAndRateLimitsOverTheAdminAPI(t *testing.T) {
 	r = chat()
 	require.Equal(t, http.StatusOK, r.status)
 	assert.Contains(t, string(r.body), `"two"`, "the fault took no scripted reply")
-	r = call(t, http.MethodPost, srv.URL()+"/v1/chat/completions",
+	r = call(t, srv.Client(), http.MethodPost, srv.URL()+"/v1/chat/completions",
 		`{"model":"gpt-4o","stream":true,"messages":[{"role":"user","content":"hi"}]}`, join(sel, bearer("k"))...)
 	r.wantError(t, http.StatusServiceUnavailable, "")
 	assert.Equal(t, "96", r.header.Get("x-ratelimit-remaining-requests"))
-	r = call(t, http.MethodPost, srv.URL()+"/v1/chat/completions",
+	r = call(t, srv.Client(), http.MethodPost, srv.URL()+"/v1/chat/completions",
 		`{"model":"gpt-4o","stream":true,"messages":[{"role":"user","content":"hi"}]}`, join(sel, bearer("k"))...)
 	require.Equal(t, http.StatusOK, r.status, "%s", r.body)
 	assert.Contains(t, string(r.body), `"three"`)
@@ -137,7 +137,7 @@ func TestChaosAndRateLimitsOverTheAdminAPI(t *testing.T) {
 		`{"rate_limits":{"models":{"gpt-4o":{"tokens_per_minute":-1}}}}`:                       "rate_limits.models[gpt-4o].tokens_per_minute",
 		`{"chaos":{"rules":[{"every":1,"reply":{"error":{"status":500}},"endpoints":["x"]}]}}`: "chaos.rules[0].endpoints[0]",
 	} {
-		r := call(t, http.MethodPost, srv.URL()+"/admin-api/sessions", body, bearer(srv.ManagementKey())...)
+		r := call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/sessions", body, bearer(srv.ManagementKey())...)
 		assert.Equal(t, http.StatusBadRequest, r.status, "%s: %s", body, r.body)
 		assert.Contains(t, string(r.body), field, body)
 	}

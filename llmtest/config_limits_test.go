@@ -123,13 +123,13 @@ func TestCreationAndConfigureMeasureAlike(t *testing.T) {
 	}
 	c := createOverHTTP(t, srv, doc(200_000))
 	sel := []string{session.HeaderSession, c.ID, session.HeaderSessionKey, c.Key}
-	if r := call(t, http.MethodPut, srv.URL()+"/admin-api/config", doc(200_000), sel...); r.status != http.StatusNoContent {
+	if r := call(t, srv.Client(), http.MethodPut, srv.URL()+"/admin-api/config", doc(200_000), sel...); r.status != http.StatusNoContent {
 		t.Errorf("PUT of the document that created the session: %d %s", r.status, r.body)
 	}
 	big := doc(1_100_000)
-	call(t, http.MethodPost, srv.URL()+"/admin-api/sessions", big, bearer(srv.ManagementKey())...).
+	call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/sessions", big, bearer(srv.ManagementKey())...).
 		wantError(t, http.StatusBadRequest, "configuration_too_large")
-	call(t, http.MethodPut, srv.URL()+"/admin-api/config", big, sel...).
+	call(t, srv.Client(), http.MethodPut, srv.URL()+"/admin-api/config", big, sel...).
 		wantError(t, http.StatusBadRequest, "configuration_too_large")
 }
 

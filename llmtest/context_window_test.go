@@ -121,10 +121,10 @@ func TestContextWindowOptOut(t *testing.T) {
 	// And as JSON, through the admin API's configuration.
 	c := createOverHTTP(t, srv, `{"ignore_context_window": true}`)
 	body := `{"model":"gpt-4","max_tokens":8192,"messages":[{"role":"user","content":"Hi"}]}`
-	r := call(t, "POST", srv.URL()+"/v1/chat/completions", body,
+	r := call(t, srv.Client(), "POST", srv.URL()+"/v1/chat/completions", body,
 		session.HeaderSession, c.ID, session.HeaderSessionKey, c.Key, "Authorization", "Bearer k")
 	// Past the window check, the session without scenarios says so.
 	r.wantError(t, 400, "llm_test_server_no_scenario")
-	r = call(t, "POST", srv.URL()+"/v1/chat/completions", body, join(selectorOf(srv.NewSession(t)), bearer("k"))...)
+	r = call(t, srv.Client(), "POST", srv.URL()+"/v1/chat/completions", body, join(selectorOf(srv.NewSession(t)), bearer("k"))...)
 	r.wantError(t, 400, "context_length_exceeded")
 }

@@ -17,7 +17,7 @@ import (
 func TestCreateSessionOverHTTP(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t, llmtest.WithDefaults(session.OnlyModels("gpt-4.1-mini")))
-	r := call(t, http.MethodPost, srv.URL()+"/admin-api/sessions", "{}", bearer(srv.ManagementKey())...)
+	r := call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/sessions", "{}", bearer(srv.ManagementKey())...)
 	if r.status != http.StatusCreated {
 		t.Fatalf("status %d, want 201; body %s", r.status, r.body)
 	}
@@ -26,7 +26,7 @@ func TestCreateSessionOverHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		call(t, http.MethodDelete, srv.URL()+"/admin-api/sessions/"+c.ID, "", session.HeaderSession, c.ID, session.HeaderSessionKey, c.Key)
+		call(t, srv.Client(), http.MethodDelete, srv.URL()+"/admin-api/sessions/"+c.ID, "", session.HeaderSession, c.ID, session.HeaderSessionKey, c.Key)
 	})
 	if got, want := r.header.Get("Location"), "/admin-api/sessions/"+c.ID; got != want {
 		t.Errorf("Location = %q, want %q", got, want)
@@ -70,7 +70,7 @@ func TestCreateSessionWithConfiguration(t *testing.T) {
 	if want := cfg.Reservation(); c.ReservationBytes != want || want <= capacities {
 		t.Errorf("reservation_bytes = %d, want %d, more than the capacities' %d", c.ReservationBytes, want, capacities)
 	}
-	r := call(t, http.MethodPost, srv.URL()+"/v1/chat/completions", chatBody("gpt-4.1-mini", "Hi"), join(sel, bearer("provider-key"))...)
+	r := call(t, srv.Client(), http.MethodPost, srv.URL()+"/v1/chat/completions", chatBody("gpt-4.1-mini", "Hi"), join(sel, bearer("provider-key"))...)
 	if r.status != http.StatusOK || !strings.Contains(string(r.body), "configured over HTTP") {
 		t.Fatalf("status %d, body %s; want the configured reply", r.status, r.body)
 	}
@@ -95,7 +95,7 @@ func TestCreateSessionIsGuarded(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			before := srv.Manager().Len()
-			call(t, http.MethodPost, url, "{}", tt.headers...).wantError(t, tt.status, tt.code)
+			call(t, srv.Client(), http.MethodPost, url, "{}", tt.headers...).wantError(t, tt.status, tt.code)
 			if after := srv.Manager().Len(); after != before {
 				t.Errorf("sessions: %d before, %d after a refused creation", before, after)
 			}
@@ -124,12 +124,12 @@ func TestBadSelectorReachesNoRuntime(t *testing.T) {
 	}
 	for name, headers := range tests {
 		t.Run(name, func(t *testing.T) {
-			call(t, http.MethodPost, url, chatBody("gpt-4.1-mini", "Hi"), headers...).wantError(t, http.StatusNotFound, "session_not_found")
-			call(t, http.MethodGet, srv.URL()+"/admin-api/journal", "", headers...).wantError(t, http.StatusNotFound, "session_not_found")
+			call(t, srv.Client(), http.MethodPost, url, chatBody("gpt-4.1-mini", "Hi"), headers...).wantError(t, http.StatusNotFound, "session_not_found")
+			call(t, srv.Client(), http.MethodGet, srv.URL()+"/admin-api/journal", "", headers...).wantError(t, http.StatusNotFound, "session_not_found")
 		})
 	}
 	// The default runtime still has its only reply, and no journal entry.
-	r := call(t, http.MethodGet, srv.URL()+"/admin-api/journal", "", bearer(srv.ManagementKey())...)
+	r := call(t, srv.Client(), http.MethodGet, srv.URL()+"/admin-api/journal", "", bearer(srv.ManagementKey())...)
 	var j struct {
 		Data []json.RawMessage `json:"data"`
 	}
@@ -144,7 +144,7 @@ func TestBadSelectorReachesNoRuntime(t *testing.T) {
 			t.Errorf("session %s journaled %d requests with bad selectors", s.ID(), n)
 		}
 	}
-	r = call(t, http.MethodPost, url, chatBody("gpt-4.1-mini", "Hi"), bearer(srv.ManagementKey())...)
+	r = call(t, srv.Client(), http.MethodPost, url, chatBody("gpt-4.1-mini", "Hi"), bearer(srv.ManagementKey())...)
 	if r.status != http.StatusOK || !strings.Contains(string(r.body), "hello") {
 		t.Errorf("default runtime reply: %d %s; want its untouched reply", r.status, r.body)
 	}
@@ -159,11 +159,11 @@ func TestDeleteSessionOverHTTP(t *testing.T) {
 	reserved := srv.Manager().Reserved()
 
 	t.Run("refused without its own headers", func(t *testing.T) {
-		call(t, http.MethodDelete, url, "", bearer(srv.ManagementKey())...).wantError(t, http.StatusNotFound, "session_not_found")
+		call(t, srv.Client(), http.MethodDelete, url, "", bearer(srv.ManagementKey())...).wantError(t, http.StatusNotFound, "session_not_found")
 		other := createOverHTTP(t, srv, "{}")
-		call(t, http.MethodDelete, url, "", session.HeaderSession, other.ID, session.HeaderSessionKey, other.Key).
+		call(t, srv.Client(), http.MethodDelete, url, "", session.HeaderSession, other.ID, session.HeaderSessionKey, other.Key).
 			wantError(t, http.StatusNotFound, "session_not_found")
-		call(t, http.MethodDelete, url, "", session.HeaderSession, c.ID, session.HeaderSessionKey, other.Key).
+		call(t, srv.Client(), http.MethodDelete, url, "", session.HeaderSession, c.ID, session.HeaderSessionKey, other.Key).
 			wantError(t, http.StatusNotFound, "session_not_found")
 		if _, ok := srv.Manager().Lookup(c.ID, c.Key); !ok {
 			t.Fatal("a refused deletion deleted the session")
@@ -171,11 +171,11 @@ func TestDeleteSessionOverHTTP(t *testing.T) {
 	})
 
 	t.Run("works after the provider key changed", func(t *testing.T) {
-		r := call(t, http.MethodPut, srv.URL()+"/admin-api/config", `{"bearer_token":"changed"}`, sel...)
+		r := call(t, srv.Client(), http.MethodPut, srv.URL()+"/admin-api/config", `{"bearer_token":"changed"}`, sel...)
 		if r.status != http.StatusNoContent {
 			t.Fatalf("configure: %d %s", r.status, r.body)
 		}
-		r = call(t, http.MethodDelete, url, "", sel...)
+		r = call(t, srv.Client(), http.MethodDelete, url, "", sel...)
 		if r.status != http.StatusNoContent || len(r.body) != 0 {
 			t.Fatalf("delete: status %d body %q, want 204 and no body", r.status, r.body)
 		}
@@ -185,10 +185,10 @@ func TestDeleteSessionOverHTTP(t *testing.T) {
 	})
 
 	t.Run("then every call is 404", func(t *testing.T) {
-		call(t, http.MethodDelete, url, "", sel...).wantError(t, http.StatusNotFound, "session_not_found")
-		call(t, http.MethodPost, srv.URL()+"/v1/chat/completions", chatBody("gpt-4.1-mini", "Hi"), sel...).
+		call(t, srv.Client(), http.MethodDelete, url, "", sel...).wantError(t, http.StatusNotFound, "session_not_found")
+		call(t, srv.Client(), http.MethodPost, srv.URL()+"/v1/chat/completions", chatBody("gpt-4.1-mini", "Hi"), sel...).
 			wantError(t, http.StatusNotFound, "session_not_found")
-		call(t, http.MethodGet, srv.URL()+"/admin-api/journal", "", sel...).wantError(t, http.StatusNotFound, "session_not_found")
+		call(t, srv.Client(), http.MethodGet, srv.URL()+"/admin-api/journal", "", sel...).wantError(t, http.StatusNotFound, "session_not_found")
 	})
 }
 
@@ -198,10 +198,10 @@ func TestDefaultRuntimeKeepsABearerToken(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
 	url := srv.URL() + "/admin-api/config"
-	r := call(t, http.MethodPut, url, `{"bearer_token":""}`, bearer(srv.ManagementKey())...)
+	r := call(t, srv.Client(), http.MethodPut, url, `{"bearer_token":""}`, bearer(srv.ManagementKey())...)
 	r.wantError(t, http.StatusBadRequest, "invalid_configuration")
-	call(t, http.MethodPost, srv.URL()+"/admin-api/sessions", "{}").wantError(t, http.StatusUnauthorized, "")
-	r = call(t, http.MethodPut, url, `{"bearer_token":"rotated"}`, bearer(srv.ManagementKey())...)
+	call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/sessions", "{}").wantError(t, http.StatusUnauthorized, "")
+	r = call(t, srv.Client(), http.MethodPut, url, `{"bearer_token":"rotated"}`, bearer(srv.ManagementKey())...)
 	if r.status != http.StatusNoContent {
 		t.Fatalf("rotate: %d %s", r.status, r.body)
 	}
@@ -213,7 +213,7 @@ func TestCreateAfterClose(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
 	srv.Manager().Close()
-	call(t, http.MethodPost, srv.URL()+"/admin-api/sessions", "{}", bearer(srv.ManagementKey())...).
+	call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/sessions", "{}", bearer(srv.ManagementKey())...).
 		wantError(t, http.StatusServiceUnavailable, "server_shutting_down")
 }
 
@@ -226,12 +226,12 @@ func TestControlRoutes(t *testing.T) {
 	sel := []string{session.HeaderSession, c.ID, session.HeaderSessionKey, c.Key}
 	base := srv.URL()
 
-	call(t, http.MethodGet, base+"/admin-api/journal", "", sel...).wantError(t, http.StatusUnauthorized, "")
-	r := call(t, http.MethodPost, base+"/v1/chat/completions", chatBody("gpt-4.1-mini", "Hi"), join(sel, bearer("old-key"))...)
+	call(t, srv.Client(), http.MethodGet, base+"/admin-api/journal", "", sel...).wantError(t, http.StatusUnauthorized, "")
+	r := call(t, srv.Client(), http.MethodPost, base+"/v1/chat/completions", chatBody("gpt-4.1-mini", "Hi"), join(sel, bearer("old-key"))...)
 	if r.status != http.StatusOK {
 		t.Fatalf("chat: %d %s", r.status, r.body)
 	}
-	r = call(t, http.MethodGet, base+"/admin-api/journal", "", join(sel, bearer("old-key"))...)
+	r = call(t, srv.Client(), http.MethodGet, base+"/admin-api/journal", "", join(sel, bearer("old-key"))...)
 	var j struct {
 		Object string `json:"object"`
 		Data   []struct {
@@ -251,16 +251,16 @@ func TestControlRoutes(t *testing.T) {
 		t.Errorf("journal leaks a credential: %s", r.body)
 	}
 
-	r = call(t, http.MethodPost, base+"/admin-api/reset", "", join(sel, bearer("old-key"))...)
+	r = call(t, srv.Client(), http.MethodPost, base+"/admin-api/reset", "", join(sel, bearer("old-key"))...)
 	if r.status != http.StatusNoContent {
 		t.Fatalf("reset: %d %s", r.status, r.body)
 	}
-	r = call(t, http.MethodPut, base+"/admin-api/config", `{"bearer_token":"new-key"}`, join(sel, bearer("old-key"))...)
+	r = call(t, srv.Client(), http.MethodPut, base+"/admin-api/config", `{"bearer_token":"new-key"}`, join(sel, bearer("old-key"))...)
 	if r.status != http.StatusNoContent {
 		t.Fatalf("configure: %d %s", r.status, r.body)
 	}
-	call(t, http.MethodGet, base+"/admin-api/journal", "", join(sel, bearer("old-key"))...).wantError(t, http.StatusUnauthorized, "invalid_api_key")
-	r = call(t, http.MethodGet, base+"/admin-api/journal", "", join(sel, bearer("new-key"))...)
+	call(t, srv.Client(), http.MethodGet, base+"/admin-api/journal", "", join(sel, bearer("old-key"))...).wantError(t, http.StatusUnauthorized, "invalid_api_key")
+	r = call(t, srv.Client(), http.MethodGet, base+"/admin-api/journal", "", join(sel, bearer("new-key"))...)
 	if r.status != http.StatusOK || !strings.Contains(string(r.body), `"data":[]`) {
 		t.Errorf("journal after reset: %d %s, want an empty list", r.status, r.body)
 	}
@@ -274,7 +274,7 @@ func TestWithManagementKey(t *testing.T) {
 	require.Equal(t, "chosen-management-key", srv.ManagementKey())
 	c := createOverHTTPWith(t, srv, "chosen-management-key")
 	require.NotEmpty(t, c.ID)
-	r := call(t, "POST", srv.URL()+"/admin-api/sessions", "{}", bearer("another-key")...)
+	r := call(t, srv.Client(), "POST", srv.URL()+"/admin-api/sessions", "{}", bearer("another-key")...)
 	r.wantError(t, http.StatusUnauthorized, "invalid_api_key")
 
 	_, err := llmtest.New(llmtest.WithManagementKey(""))

@@ -28,6 +28,39 @@
 // session's HTTP client adds the headers that select it. The server and every
 // session are closed by t.Cleanup.
 //
+// # In memory, and testing/synctest
+//
+// A server started WithInMemory (or any server, when the environment sets
+// LLMTEST_TRANSPORT=memory) opens no listener: the session clients
+// (HTTPClient, Transport, WrapClient), Server.Client and Server.Transport
+// call its handler in memory, streaming included, with the same headers,
+// bodies and errors as over loopback. Its URL is InMemoryURL,
+// "http://llmtest.invalid", which never resolves: a client not built from
+// the server's transport fails at once instead of reaching something else.
+//
+// Inside a testing/synctest bubble, start the server inside the bubble.
+// Every delay, stream pacing and client timeout then runs on the bubble's
+// virtual clock, which advances as soon as everything in the bubble waits,
+// so a test of "retry after a 20 s Retry-After" takes no real 20 s:
+//
+//	synctest.Test(t, func(t *testing.T) {
+//		srv := llmtest.NewServer(t, llmtest.WithInMemory())
+//		sess := srv.NewSession(t)
+//		sess.Chat("busy").
+//			Reply(scenario.Reply{Error: &scenario.Error{Kind: scenario.ErrorRateLimit,
+//				Headers: map[string]string{"Retry-After": "20"}}}).
+//			Then("answered")
+//		client := openai.NewClient(option.WithBaseURL(sess.BaseURL()),
+//			option.WithAPIKey("k"), option.WithHTTPClient(sess.HTTPClient()))
+//		// openai-go waits the 20 s, on the bubble's clock, and retries.
+//	})
+//
+// Do not share one server between the bubble and the outside: its
+// channels, timers and goroutines must all belong to the bubble, and
+// synctest panics when the outside uses a channel made inside. A loopback
+// server does not work in a bubble either: a goroutine waiting on a socket
+// is not durably blocked, so the bubble's clock never advances.
+//
 // The same server runs standalone as cmd/llmtestserver, for tests written in
 // other languages; they create sessions over HTTP with POST
 // /admin-api/sessions.

@@ -59,9 +59,9 @@ func runFaultScript(t *testing.T, client openai.Client) {
 }
 
 // assertionsOverHTTP reads GET /admin-api/assertions of a session.
-func assertionsOverHTTP(t *testing.T, endpoint string, selector []string) map[string]int {
+func assertionsOverHTTP(t *testing.T, client *http.Client, endpoint string, selector []string) map[string]int {
 	t.Helper()
-	r := rawCall(t, http.MethodGet, endpoint+"/admin-api/assertions", "", selector...)
+	r := rawCall(t, client, http.MethodGet, endpoint+"/admin-api/assertions", "", selector...)
 	require.Equal(t, http.StatusOK, r.status, "%s", r.body)
 	var body struct {
 		Faults map[string]int `json:"faults"`
@@ -82,19 +82,19 @@ func TestFaultsTravelThroughTheAdminAPI(t *testing.T) {
 		t.Parallel()
 		c := createOverHTTP(t, srv, faultScript)
 		client := openai.NewClient(option.WithBaseURL(srv.URL()+"/v1"), option.WithAPIKey("k"), option.WithMaxRetries(0),
-			option.WithHTTPClient(rawClient),
+			option.WithHTTPClient(srv.Client()),
 			option.WithHeader(session.HeaderSession, c.ID), option.WithHeader(session.HeaderSessionKey, c.Key))
 		runFaultScript(t, client)
 		selector := []string{session.HeaderSession, c.ID, session.HeaderSessionKey, c.Key}
 		// The hang is journaled once its handler sees the client gone.
-		require.Eventually(t, func() bool { return assertionsOverHTTP(t, srv.URL(), selector)["hang"] == 1 }, waitLong, pollEvery)
-		got := assertionsOverHTTP(t, srv.URL(), selector)
+		require.Eventually(t, func() bool { return assertionsOverHTTP(t, srv.Client(), srv.URL(), selector)["hang"] == 1 }, waitLong, pollEvery)
+		got := assertionsOverHTTP(t, srv.Client(), srv.URL(), selector)
 		assert.Equal(t, 1, got["drop"])
 		assert.Equal(t, 1, got["cut"])
 		assert.Equal(t, 1, got["malformed"])
 		assert.Equal(t, 1, got["error_event"])
 		assert.Len(t, got, 5)
-		r := rawCall(t, http.MethodGet, srv.URL()+"/admin-api/journal", "", selector...)
+		r := rawCall(t, srv.Client(), http.MethodGet, srv.URL()+"/admin-api/journal", "", selector...)
 		assert.Contains(t, string(r.body), `"fault":"drop"`)
 		assert.Contains(t, string(r.body), `"fault":"cut"`)
 	})
@@ -111,7 +111,7 @@ func TestFaultsTravelThroughTheAdminAPI(t *testing.T) {
 		}
 		runFaultScript(t, clientFor(sess, "k"))
 		require.Eventually(t, func() bool { return sess.Assertions().Faults["hang"] == 1 }, waitLong, pollEvery)
-		got := assertionsOverHTTP(t, sess.Endpoint(), selectorOf(sess))
+		got := assertionsOverHTTP(t, srv.Client(), sess.Endpoint(), selectorOf(sess))
 		for k, v := range want {
 			assert.Equal(t, v, got[k], k)
 		}

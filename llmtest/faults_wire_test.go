@@ -16,7 +16,7 @@ import (
 
 // rawFaulted sends a chat request without an SDK and reads its whole body:
 // the response, the body read and the error that ended the read.
-func rawFaulted(t *testing.T, url string, selector []string, stream bool) (*http.Response, []byte, error) {
+func rawFaulted(t *testing.T, client *http.Client, url string, selector []string, stream bool) (*http.Response, []byte, error) {
 	t.Helper()
 	body := `{"model":"gpt-4o-mini","messages":[{"role":"user","content":"Hi"}]}`
 	if stream {
@@ -28,7 +28,7 @@ func rawFaulted(t *testing.T, url string, selector []string, stream bool) (*http
 	for i := 0; i+1 < len(selector); i += 2 {
 		req.Header.Set(selector[i], selector[i+1])
 	}
-	resp, err := rawClient.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -50,22 +50,22 @@ func TestFaultsOnTheWire(t *testing.T) {
 		scenario.Drop())
 	sel := selectorOf(sess)
 
-	resp, body, err := rawFaulted(t, sess.BaseURL(), sel, false)
+	resp, body, err := rawFaulted(t, srv.Client(), sess.BaseURL(), sel, false)
 	require.ErrorIs(t, err, io.ErrUnexpectedEOF, "cut JSON")
 	assert.Equal(t, 200, resp.StatusCode)
 	assert.True(t, bytes.HasPrefix(body, []byte(`{"id":"chatcmpl-`)), "%s", body)
 
-	resp, body, err = rawFaulted(t, sess.BaseURL(), sel, true)
+	resp, body, err = rawFaulted(t, srv.Client(), sess.BaseURL(), sel, true)
 	require.ErrorIs(t, err, io.ErrUnexpectedEOF, "cut stream")
 	assert.Equal(t, 200, resp.StatusCode)
 	assert.Equal(t, 2, bytes.Count(body, []byte("data: ")), "%s", body)
 	assert.NotContains(t, string(body), "[DONE]")
 
-	_, body, err = rawFaulted(t, sess.BaseURL(), sel, false)
+	_, body, err = rawFaulted(t, srv.Client(), sess.BaseURL(), sel, false)
 	require.NoError(t, err, "malformed JSON ends cleanly")
 	assert.False(t, json.Valid(body), "%s", body)
 
-	_, body, err = rawFaulted(t, sess.BaseURL(), sel, true)
+	_, body, err = rawFaulted(t, srv.Client(), sess.BaseURL(), sel, true)
 	require.NoError(t, err, "malformed stream ends cleanly")
 	events := strings.Split(strings.TrimSuffix(string(body), "\n\n"), "\n\n")
 	require.Len(t, events, 3, "%s", body)
@@ -75,7 +75,7 @@ func TestFaultsOnTheWire(t *testing.T) {
 	assert.True(t, strings.HasPrefix(events[2], "data: {"), events[2])
 	assert.False(t, json.Valid([]byte(strings.TrimPrefix(events[2], "data: "))), events[2])
 
-	_, _, err = rawFaulted(t, sess.BaseURL(), sel, false)
+	_, _, err = rawFaulted(t, srv.Client(), sess.BaseURL(), sel, false)
 	require.ErrorIs(t, err, io.EOF, "drop")
 	assert.Zero(t, sess.Pending())
 }

@@ -21,7 +21,8 @@ func TestForgottenSessionClientIsExplained(t *testing.T) {
 	sess := srv.NewSession(t, session.RequireBearerToken("provider-key"))
 	sess.Chat("greeting").Responds("hello")
 	forgot := openai.NewClient(option.WithBaseURL(sess.BaseURL()), option.WithAPIKey("provider-key"),
-		option.WithMaxRetries(0)) // no option.WithHTTPClient(sess.HTTPClient())
+		option.WithHTTPClient(srv.Client()), // the server's, without session headers
+		option.WithMaxRetries(0))            // no option.WithHTTPClient(sess.HTTPClient())
 	_, err := forgot.Chat.Completions.New(t.Context(), userTurn("gpt-4o-mini", "Hello"))
 	var apiErr *openai.Error
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusUnauthorized || apiErr.Code != "invalid_api_key" {

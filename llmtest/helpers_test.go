@@ -60,8 +60,10 @@ func (r reply) wantError(t *testing.T, status int, code string) {
 	}
 }
 
-// call sends one raw request with the given headers (pairs of name, value).
-func call(t *testing.T, method, url string, body string, headers ...string) reply {
+// call sends one raw request with the given headers (pairs of name, value)
+// through c: the server's Client (no session headers of its own), so that it
+// reaches the server in either transport mode.
+func call(t *testing.T, c *http.Client, method, url string, body string, headers ...string) reply {
 	t.Helper()
 	var rd io.Reader
 	if body != "" {
@@ -77,7 +79,7 @@ func call(t *testing.T, method, url string, body string, headers ...string) repl
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Add(headers[i], headers[i+1])
 	}
-	resp, err := rawClient.Do(req)
+	resp, err := c.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,16 +91,10 @@ func call(t *testing.T, method, url string, body string, headers ...string) repl
 	return reply{status: resp.StatusCode, header: resp.Header, body: b}
 }
 
-// rawClient sends call's requests over a transport of its own without
-// keep-alives: the shared default transport has its idle connections closed
-// by every httptest.Server.Close of a parallel test, which can fail a request
-// in flight.
-var rawClient = &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
-
 // rawCall is call; some tests name it so to stress that no SDK is involved.
-func rawCall(t *testing.T, method, url, body string, headers ...string) reply {
+func rawCall(t *testing.T, c *http.Client, method, url, body string, headers ...string) reply {
 	t.Helper()
-	return call(t, method, url, body, headers...)
+	return call(t, c, method, url, body, headers...)
 }
 
 // selectorOf returns the header pairs that select sess.
@@ -138,7 +134,7 @@ func createOverHTTPWith(t *testing.T, srv *llmtest.Server, key string) created {
 
 func createOverHTTPAs(t *testing.T, srv *llmtest.Server, key, body string) created {
 	t.Helper()
-	r := call(t, http.MethodPost, srv.URL()+"/admin-api/sessions", body, bearer(key)...)
+	r := call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/sessions", body, bearer(key)...)
 	if r.status != http.StatusCreated {
 		t.Fatalf("create: status %d, body %s", r.status, r.body)
 	}
@@ -147,7 +143,7 @@ func createOverHTTPAs(t *testing.T, srv *llmtest.Server, key, body string) creat
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		call(t, http.MethodDelete, srv.URL()+"/admin-api/sessions/"+c.ID, "",
+		call(t, srv.Client(), http.MethodDelete, srv.URL()+"/admin-api/sessions/"+c.ID, "",
 			session.HeaderSession, c.ID, session.HeaderSessionKey, c.Key)
 	})
 	return c

@@ -37,7 +37,7 @@ func TestDeleteDuringDelayedResponse(t *testing.T) {
 
 	done := make(chan reply, 1)
 	go func() {
-		done <- call(t, http.MethodPost, srv.URL()+"/v1/chat/completions", chatBody("gpt-4.1-mini", "Hi"), sel...)
+		done <- call(t, srv.Client(), http.MethodPost, srv.URL()+"/v1/chat/completions", chatBody("gpt-4.1-mini", "Hi"), sel...)
 	}()
 	eventually(t, "the delayed request took its reply", func() bool { return sess.Pending() == 0 })
 	sess.Close()
@@ -47,7 +47,7 @@ func TestDeleteDuringDelayedResponse(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the in-flight request did not end when its session was deleted")
 	}
-	call(t, http.MethodPost, srv.URL()+"/v1/chat/completions", chatBody("gpt-4.1-mini", "Hi"), sel...).
+	call(t, srv.Client(), http.MethodPost, srv.URL()+"/v1/chat/completions", chatBody("gpt-4.1-mini", "Hi"), sel...).
 		wantError(t, http.StatusNotFound, "session_not_found")
 	if n := sess.Journal().Len(); n != 0 {
 		t.Errorf("the deleted session's journal has %d entries, want none", n)
@@ -68,15 +68,15 @@ func TestDeleteDuringDelayedResponseConfiguredOverHTTP(t *testing.T) {
 
 	done := make(chan reply, 1)
 	go func() {
-		done <- call(t, http.MethodPost, srv.URL()+"/v1/chat/completions", chatBody("gpt-4.1-mini", "Hi"), sel...)
+		done <- call(t, srv.Client(), http.MethodPost, srv.URL()+"/v1/chat/completions", chatBody("gpt-4.1-mini", "Hi"), sel...)
 	}()
 	eventually(t, "the delayed request took its reply", func() bool { return sess.Pending() == 0 })
-	r := call(t, http.MethodDelete, srv.URL()+"/admin-api/sessions/"+c.ID, "", sel...)
+	r := call(t, srv.Client(), http.MethodDelete, srv.URL()+"/admin-api/sessions/"+c.ID, "", sel...)
 	if r.status != http.StatusNoContent {
 		t.Fatalf("delete: %d %s", r.status, r.body)
 	}
 	(<-done).wantError(t, http.StatusConflict, "llm_test_server_request_superseded")
-	call(t, http.MethodGet, srv.URL()+"/v1/models", "", sel...).wantError(t, http.StatusNotFound, "session_not_found")
+	call(t, srv.Client(), http.MethodGet, srv.URL()+"/v1/models", "", sel...).wantError(t, http.StatusNotFound, "session_not_found")
 	if n := sess.Journal().Len(); n != 0 {
 		t.Errorf("the deleted session's journal has %d entries, want none", n)
 	}

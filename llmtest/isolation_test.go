@@ -115,7 +115,7 @@ func TestOperationsTouchOneSessionOnly(t *testing.T) {
 		if got, err := ask(b); err != nil || got != "from b 1" {
 			t.Errorf("b after a closed: got %q, %v", got, err)
 		}
-		r := call(t, http.MethodPost, a.BaseURL()+"/chat/completions", chatBody("gpt-4.1-mini", "Hi"), selectorOf(a)...)
+		r := call(t, srv.Client(), http.MethodPost, a.BaseURL()+"/chat/completions", chatBody("gpt-4.1-mini", "Hi"), selectorOf(a)...)
 		r.wantError(t, http.StatusNotFound, "session_not_found")
 	})
 }
@@ -128,9 +128,9 @@ func TestDefaultRuntimeIsSeparate(t *testing.T) {
 	sess := srv.NewSession(t)
 	sess.Configure() // drop the scenario the session cloned from the startup configuration
 
-	r := call(t, http.MethodPost, srv.URL()+"/v1/chat/completions", chatBody("gpt-4.1-mini", "Hi"))
+	r := call(t, srv.Client(), http.MethodPost, srv.URL()+"/v1/chat/completions", chatBody("gpt-4.1-mini", "Hi"))
 	r.wantError(t, http.StatusUnauthorized, "")
-	r = call(t, http.MethodPost, srv.URL()+"/v1/chat/completions", chatBody("gpt-4.1-mini", "Hi"), bearer(srv.ManagementKey())...)
+	r = call(t, srv.Client(), http.MethodPost, srv.URL()+"/v1/chat/completions", chatBody("gpt-4.1-mini", "Hi"), bearer(srv.ManagementKey())...)
 	if r.status != http.StatusOK {
 		t.Fatalf("default runtime: status %d, body %s", r.status, r.body)
 	}

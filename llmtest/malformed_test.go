@@ -16,6 +16,7 @@ import (
 // rawExchange sends raw bytes on a fresh connection and reads one answer.
 func rawExchange(t *testing.T, srv *llmtest.Server, request string) (*http.Response, []byte) {
 	t.Helper()
+	skipInMemory(t, srv, "raw bytes on a connection, parsed by net/http's server")
 	conn, err := net.Dial("tcp", strings.TrimPrefix(srv.URL(), "http://"))
 	if err != nil {
 		t.Fatal(err)

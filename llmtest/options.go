@@ -25,6 +25,8 @@ type settings struct {
 	maxRequestBytes  int64
 	strict           bool
 	clock            clock.Clock // nil: the real clock
+	mode             TransportMode
+	modeSet          bool
 }
 
 func defaultSettings() settings {

@@ -44,7 +44,7 @@ func TestModelsAnswerInTheCallersShape(t *testing.T) {
 	sess := srv.NewSession(t)
 	sel := selectorOf(sess)
 
-	openai := call(t, "GET", sess.BaseURL()+"/models", "", sel...)
+	openai := call(t, srv.Client(), "GET", sess.BaseURL()+"/models", "", sel...)
 	require.Equal(t, http.StatusOK, openai.status)
 	var list struct {
 		Object string `json:"object"`
@@ -58,7 +58,7 @@ func TestModelsAnswerInTheCallersShape(t *testing.T) {
 	assert.True(t, strings.HasPrefix(list.Data[0].ID, "gpt") || strings.HasPrefix(list.Data[0].ID, "o"), "first OpenAI model %q", list.Data[0].ID)
 	assert.NotEmpty(t, openai.header.Get("X-Request-Id"))
 
-	claude := call(t, "GET", sess.AnthropicBaseURL()+"/v1/models", "", append(sel, "anthropic-version", "2026-10-21")...)
+	claude := call(t, srv.Client(), "GET", sess.AnthropicBaseURL()+"/v1/models", "", append(sel, "anthropic-version", "2026-10-21")...)
 	require.Equal(t, http.StatusOK, claude.status, "body %s", claude.body)
 	var page struct {
 		Data []struct {
@@ -76,7 +76,7 @@ func TestModelsAnswerInTheCallersShape(t *testing.T) {
 	assert.Equal(t, page.Data[0].ID, page.FirstID)
 	assert.True(t, strings.HasPrefix(claude.header.Get("Request-Id"), "req_"), "request-id %q", claude.header.Get("Request-Id"))
 
-	one := call(t, "GET", sess.AnthropicBaseURL()+"/v1/models/claude-sonnet-4-5", "", append(sel, "x-api-key", "k")...)
+	one := call(t, srv.Client(), "GET", sess.AnthropicBaseURL()+"/v1/models/claude-sonnet-4-5", "", append(sel, "x-api-key", "k")...)
 	require.Equal(t, http.StatusOK, one.status, "body %s", one.body)
 	assert.Contains(t, string(one.body), `"display_name":"Claude Sonnet 4.5"`)
 
@@ -92,7 +92,7 @@ func TestCoreErrorsInTheProvidersEnvelope(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 
-	gone := call(t, "POST", sess.AnthropicBaseURL()+"/v1/messages", messagesBody, "X-Llm-Test-Server-Session", sess.ID(),
+	gone := call(t, srv.Client(), "POST", sess.AnthropicBaseURL()+"/v1/messages", messagesBody, "X-Llm-Test-Server-Session", sess.ID(),
 		"X-Llm-Test-Server-Session-Key", "wrong")
 	require.Equal(t, http.StatusNotFound, gone.status)
 	e := decodeAnthropicError(t, gone)
@@ -100,18 +100,18 @@ func TestCoreErrorsInTheProvidersEnvelope(t *testing.T) {
 	require.NotNil(t, e.Error.Details)
 	assert.Equal(t, "session_not_found", e.Error.Details.ErrorCode)
 
-	miss := call(t, "POST", sess.AnthropicBaseURL()+"/v1/messages", messagesBody, selectorOf(sess)...)
+	miss := call(t, srv.Client(), "POST", sess.AnthropicBaseURL()+"/v1/messages", messagesBody, selectorOf(sess)...)
 	require.Equal(t, http.StatusBadRequest, miss.status)
 	e = decodeAnthropicError(t, miss)
 	assert.Equal(t, "invalid_request_error", e.Error.Type)
 	assert.Equal(t, "llm_test_server_no_scenario", e.Error.Details.ErrorCode)
 	assert.Equal(t, miss.header.Get("Request-Id"), e.RequestID)
 
-	doubled := call(t, "POST", sess.AnthropicBaseURL()+"/v1/v1/messages", messagesBody, append(selectorOf(sess), "anthropic-version", "2026-10-21")...)
+	doubled := call(t, srv.Client(), "POST", sess.AnthropicBaseURL()+"/v1/v1/messages", messagesBody, append(selectorOf(sess), "anthropic-version", "2026-10-21")...)
 	require.Equal(t, http.StatusNotFound, doubled.status)
 	assert.Contains(t, decodeAnthropicError(t, doubled).Error.Message, "AnthropicBaseURL()")
 
-	wrongMethod := call(t, "GET", sess.AnthropicBaseURL()+"/v1/messages", "", selectorOf(sess)...)
+	wrongMethod := call(t, srv.Client(), "GET", sess.AnthropicBaseURL()+"/v1/messages", "", selectorOf(sess)...)
 	require.Equal(t, http.StatusMethodNotAllowed, wrongMethod.status)
 	assert.Equal(t, "POST", wrongMethod.header.Get("Allow"))
 	decodeAnthropicError(t, wrongMethod)
@@ -130,22 +130,22 @@ func TestErrorKindsMapPerProvider(t *testing.T) {
 	)
 	sel := selectorOf(sess)
 
-	r := call(t, "POST", sess.BaseURL()+"/chat/completions", chatBody(replyModel, "Hi"), sel...)
+	r := call(t, srv.Client(), "POST", sess.BaseURL()+"/chat/completions", chatBody(replyModel, "Hi"), sel...)
 	assert.Equal(t, http.StatusServiceUnavailable, r.status)
 	_, typ, _, _ := r.apiError(t)
 	assert.Equal(t, "server_error", typ)
 
-	r = call(t, "POST", sess.AnthropicBaseURL()+"/v1/messages", messagesBody, sel...)
+	r = call(t, srv.Client(), "POST", sess.AnthropicBaseURL()+"/v1/messages", messagesBody, sel...)
 	assert.Equal(t, 529, r.status)
 	e := decodeAnthropicError(t, r)
 	assert.Equal(t, "overloaded_error", e.Error.Type)
 	assert.Equal(t, "Overloaded", e.Error.Message)
 
-	r = call(t, "POST", sess.BaseURL()+"/chat/completions", chatBody(replyModel, "Hi"), sel...)
+	r = call(t, srv.Client(), "POST", sess.BaseURL()+"/chat/completions", chatBody(replyModel, "Hi"), sel...)
 	assert.Equal(t, http.StatusTooManyRequests, r.status)
 	assert.Equal(t, "0", r.header.Get("Retry-After"))
 
-	r = call(t, "POST", sess.AnthropicBaseURL()+"/v1/messages", messagesBody, sel...)
+	r = call(t, srv.Client(), "POST", sess.AnthropicBaseURL()+"/v1/messages", messagesBody, sel...)
 	assert.Equal(t, http.StatusTooManyRequests, r.status)
 	assert.Equal(t, "rate_limit_error", decodeAnthropicError(t, r).Error.Type)
 	assert.Equal(t, "0", r.header.Get("Retry-After"))
@@ -165,10 +165,10 @@ func TestAnthropicVersionAndBetasJournaled(t *testing.T) {
 	sess := srv.NewSession(t)
 	sess.Chat("hi").Responds("hello").Repeat()
 	url := sess.AnthropicBaseURL() + "/v1/messages"
-	with := call(t, "POST", url, messagesBody, append(selectorOf(sess), "anthropic-version", "2026-10-21",
+	with := call(t, srv.Client(), "POST", url, messagesBody, append(selectorOf(sess), "anthropic-version", "2026-10-21",
 		"anthropic-beta", "context-1m-2025-08-07, fine-grained-tool-streaming-2025-05-14", "anthropic-beta", "extra")...)
 	require.Equal(t, http.StatusOK, with.status, "body %s", with.body)
-	without := call(t, "POST", url, messagesBody, selectorOf(sess)...)
+	without := call(t, srv.Client(), "POST", url, messagesBody, selectorOf(sess)...)
 	require.Equal(t, http.StatusOK, without.status, "body %s", without.body)
 
 	entries := sess.Journal().Entries()

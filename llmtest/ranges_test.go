@@ -59,14 +59,14 @@ func TestOutOfRangeValuesAreRefusedNamingTheField(t *testing.T) {
 				var r reply
 				switch path {
 				case "/admin-api/config":
-					r = call(t, http.MethodPut, srv.URL()+path, tt.body, sel...)
+					r = call(t, srv.Client(), http.MethodPut, srv.URL()+path, tt.body, sel...)
 				case "/admin-api/sessions":
-					r = call(t, http.MethodPost, srv.URL()+path, tt.body, bearer(srv.ManagementKey())...)
+					r = call(t, srv.Client(), http.MethodPost, srv.URL()+path, tt.body, bearer(srv.ManagementKey())...)
 				default:
 					if !strings.HasPrefix(tt.body, `{"scenarios"`) {
 						continue
 					}
-					r = call(t, http.MethodPost, srv.URL()+path, tt.body, sel...)
+					r = call(t, srv.Client(), http.MethodPost, srv.URL()+path, tt.body, sel...)
 				}
 				r.wantError(t, http.StatusBadRequest, "invalid_configuration")
 				if _, _, param, msg := r.apiError(t); !strings.HasPrefix(param, tt.param) || !strings.Contains(msg, param) {
@@ -146,7 +146,7 @@ func TestScriptedErrorHeadersKeepTheFraming(t *testing.T) {
 	sess := srv.NewSession(t)
 	sess.Chat("limited").Reply(scenario.Reply{Error: &scenario.Error{Status: 429, Code: "rate_limit_exceeded",
 		Headers: map[string]string{"Retry-After": "7", "X-Request-Id": "req_1"}}})
-	r := call(t, http.MethodPost, sess.BaseURL()+"/chat/completions", chatBody("gpt-4.1-mini", "hi"), selectorOf(sess)...)
+	r := call(t, srv.Client(), http.MethodPost, sess.BaseURL()+"/chat/completions", chatBody("gpt-4.1-mini", "hi"), selectorOf(sess)...)
 	r.wantError(t, http.StatusTooManyRequests, "rate_limit_exceeded")
 	if r.header.Get("Retry-After") != "7" || r.header.Get("X-Request-Id") != "req_1" {
 		t.Errorf("headers = %v, want the scripted Retry-After and X-Request-Id", r.header)

@@ -154,7 +154,7 @@ func TestResponsesGetStreamingReplaysTheResponse(t *testing.T) {
 	client := clientFor(sess, "k")
 	r := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString("Hi")}, false)
 
-	raw := call(t, http.MethodGet, sess.BaseURL()+"/responses/"+r.ID+"?stream=true", "", selectorOf(sess)...)
+	raw := call(t, srv.Client(), http.MethodGet, sess.BaseURL()+"/responses/"+r.ID+"?stream=true", "", selectorOf(sess)...)
 	if ct := raw.header.Get("Content-Type"); raw.status != http.StatusOK || !strings.HasPrefix(ct, "text/event-stream") {
 		t.Errorf("GET ?stream=true: %d %s, want 200 text/event-stream", raw.status, ct)
 	}
@@ -197,7 +197,7 @@ func TestResponsesHistoryMaxBytes(t *testing.T) {
 	sess.Chat("any").Responds("ok").Repeat()
 	sel := join(selectorOf(sess), bearer("k"))
 	for _, body := range []string{`{"history":{"max_bytes":0}}`, `{"history":{"max_bytes":1073741825}}`} {
-		r := call(t, http.MethodPut, srv.URL()+"/admin-api/config", body, sel...)
+		r := call(t, srv.Client(), http.MethodPut, srv.URL()+"/admin-api/config", body, sel...)
 		code, _, param, _ := r.apiError(t)
 		if r.status != http.StatusBadRequest || code != "invalid_configuration" || param != "history.max_bytes" {
 			t.Errorf("PUT %s: %d %s param %q, want 400 invalid_configuration param history.max_bytes", body, r.status, code, param)

@@ -1,11 +1,13 @@
 package llmtest
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"time"
 
+	"github.com/llmtestserver/llmtestserver/internal/memhttp"
 	"github.com/llmtestserver/llmtestserver/internal/server"
 	"github.com/llmtestserver/llmtestserver/session"
 )
@@ -20,11 +22,18 @@ type TB interface {
 	Failed() bool
 }
 
-// Server is a fake LLM provider listening on a loopback port.
+// Server is a fake LLM provider, reached over a loopback port or, in
+// InMemory mode, through an in-memory transport.
 type Server struct {
-	manager   *session.Manager
-	http      *httptest.Server
-	transport *http.Transport
+	manager *session.Manager
+	mode    TransportMode
+	url     string
+	http    *httptest.Server   // Loopback only
+	mem     *memhttp.Transport // InMemory only
+	// transport is the base transport of every client: a clone of
+	// http.DefaultTransport, or mem.
+	transport http.RoundTripper
+	client    *http.Client
 	key       string
 	strict    bool
 }
@@ -44,29 +53,59 @@ func New(opts ...Option) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("llmtest: WithDefaults: %w", err)
 	}
-	// The listener comes first: sessions need the allocated address.
-	ts := httptest.NewUnstartedServer(nil)
-	transport := http.DefaultTransport.(*http.Transport).Clone()
+	mode, err := resolveMode(s.mode)
+	if err != nil {
+		return nil, err
+	}
+	srv := &Server{mode: mode, key: s.managementKey, strict: s.strict}
+	// The listener comes first: sessions need the allocated address. In
+	// memory there is none, and the handler is known only once the manager
+	// exists.
+	var ts *httptest.Server
+	var handler lateHandler
+	if mode == InMemory {
+		srv.mem = memhttp.New(&handler)
+		srv.url, srv.transport = InMemoryURL, srv.mem
+	} else {
+		ts = httptest.NewUnstartedServer(nil)
+		srv.url = "http://" + ts.Listener.Addr().String()
+		srv.transport = http.DefaultTransport.(*http.Transport).Clone()
+	}
 	manager, err := session.NewManager(session.ManagerConfig{
-		Endpoint:        "http://" + ts.Listener.Addr().String(),
+		Endpoint:        srv.url,
 		ManagementKey:   s.managementKey,
 		Startup:         startup,
 		Bounds:          s.bounds,
-		Transport:       transport,
+		Transport:       srv.transport,
 		MaxRequestBytes: s.maxRequestBytes,
 		Clock:           s.clock,
 	})
 	if err != nil {
-		ts.Listener.Close()
+		if ts != nil {
+			ts.Listener.Close()
+		}
 		return nil, err
+	}
+	srv.manager = manager
+	srv.client = &http.Client{Transport: srv.transport}
+	if mode == InMemory {
+		handler.h = manager.Handler()
+		return srv, nil
 	}
 	ts.Config.Handler = manager.Handler()
 	// Above the handler's own header limit, so that oversized headers get
 	// 431 in the error envelope rather than net/http's plain text.
 	ts.Config.MaxHeaderBytes = server.HTTPMaxHeaderBytes
 	ts.Start()
-	return &Server{manager: manager, http: ts, transport: transport, key: s.managementKey, strict: s.strict}, nil
+	srv.http = ts
+	return srv, nil
 }
+
+// lateHandler is the handler of an in-memory transport, set once the
+// manager that provides it exists and before any request.
+type lateHandler struct{ h http.Handler }
+
+func (l *lateHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) { l.h.ServeHTTP(w, r) }
 
 // NewServer starts a server that t.Cleanup closes. It fails the test if the
 // server cannot start.
@@ -80,8 +119,24 @@ func NewServer(t TB, opts ...Option) *Server {
 	return s
 }
 
-// URL returns the server's root URL, such as "http://127.0.0.1:41234".
-func (s *Server) URL() string { return s.http.URL }
+// URL returns the server's root URL, such as "http://127.0.0.1:41234", or
+// InMemoryURL in InMemory mode, which only the server's own clients and
+// transport reach.
+func (s *Server) URL() string { return s.url }
+
+// TransportMode returns the mode the server runs in: Loopback or InMemory.
+func (s *Server) TransportMode() TransportMode { return s.mode }
+
+// Client returns an HTTP client that reaches the server without session
+// headers, in either mode: its requests go to the default runtime and the
+// admin API (session creation needs the management key). Session requests
+// go through the session's own client (session.Session.HTTPClient).
+func (s *Server) Client() *http.Client { return s.client }
+
+// Transport returns the base transport of every client of the server,
+// which adds no session headers: give it to session.Session.WrapTransport
+// or to a client of your own, for example to set a timeout.
+func (s *Server) Transport() http.RoundTripper { return s.transport }
 
 // ManagementKey returns the bearer token that guards session creation and
 // the default runtime.
@@ -132,9 +187,16 @@ const CloseGrace = time.Second
 // 409), a client that never reads its answer or never finishes sending its
 // body is cut off when its session is retired or, for requests tied to no
 // session, after CloseGrace, when Close closes every client connection still
-// open.
+// open (in memory: ends every request still in flight).
 func (s *Server) Close() {
 	s.manager.Close()
+	if s.mem != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), CloseGrace)
+		defer cancel()
+		s.mem.Shutdown(ctx)
+		s.mem.Close()
+		return
+	}
 	closed := make(chan struct{})
 	go func() {
 		defer close(closed)
@@ -148,5 +210,5 @@ func (s *Server) Close() {
 		s.http.CloseClientConnections()
 		<-closed
 	}
-	s.transport.CloseIdleConnections()
+	s.transport.(*http.Transport).CloseIdleConnections()
 }

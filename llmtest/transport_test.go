@@ -138,8 +138,7 @@ func TestWrappedClientWithOpenAIGo(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("greeting").Responds("wrapped")
-	own := &http.Client{Transport: &http.Transport{}}
-	t.Cleanup(own.CloseIdleConnections)
+	own := &http.Client{Transport: callerTransport(t, srv)}
 	client := openai.NewClient(option.WithBaseURL(sess.BaseURL()), option.WithAPIKey("k"),
 		option.WithHTTPClient(sess.WrapClient(own)))
 	resp, err := client.Chat.Completions.New(context.Background(), userTurn("gpt-4.1-mini", "Hi"))

@@ -25,7 +25,7 @@ func TestChatValidationContentParamNamesTheMessage(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
-	r := rawCall(t, http.MethodPost, sess.BaseURL()+"/chat/completions",
+	r := rawCall(t, srv.Client(), http.MethodPost, sess.BaseURL()+"/chat/completions",
 		`{"model":"gpt-4.1-mini","messages":[`+rawUser+`,{"role":"user","content":42}]}`, selectorOf(sess)...)
 	code, _, param, _ := r.apiError(t)
 	if r.status != http.StatusBadRequest || code != "invalid_type" {

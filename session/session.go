@@ -48,10 +48,12 @@ func (s *Session) Transport() http.RoundTripper {
 
 // WrapTransport returns a RoundTripper that sends every request with this
 // session's headers over base. base is not modified and stays usable, also
-// after the session is closed.
+// after the session is closed. A nil base means the server's shared base
+// transport (ManagerConfig.Transport), which is the only one that reaches
+// an in-memory server.
 func (s *Session) WrapTransport(base http.RoundTripper) http.RoundTripper {
 	if base == nil {
-		base = http.DefaultTransport
+		base = s.m.cfg.Transport
 	}
 	return &transport{base: base, id: s.id, key: s.key}
 }
@@ -64,8 +66,9 @@ func (s *Session) HTTPClient() *http.Client {
 }
 
 // WrapClient returns a copy of c whose requests carry this session's headers,
-// sent over c's transport. c itself is not modified and stays usable, also
-// after the session is closed.
+// sent over c's transport, or over the server's shared base transport when c
+// has none (nil, http.DefaultClient, a client that only sets a Timeout). c
+// itself is not modified and stays usable, also after the session is closed.
 func (s *Session) WrapClient(c *http.Client) *http.Client {
 	if c == nil {
 		c = http.DefaultClient

@@ -24,7 +24,7 @@ type catWant struct {
 // see: the envelope, integer created values and no cursor fields.
 func catRawModels(t *testing.T, sess *session.Session) []catWant {
 	t.Helper()
-	r := call(t, http.MethodGet, sess.BaseURL()+"/models", "", selectorOf(sess)...)
+	r := call(t, sess.HTTPClient(), http.MethodGet, sess.BaseURL()+"/models", "", selectorOf(sess)...)
 	if r.status != http.StatusOK || r.header.Get("Content-Type") != "application/json" {
 		t.Fatalf("GET /v1/models: %d %s %s", r.status, r.header.Get("Content-Type"), r.body)
 	}
@@ -167,7 +167,7 @@ func TestCatalogModelByID(t *testing.T) {
 	}
 	_, err = goClient.GetModel(t.Context(), unknown)
 	rsWantGoError(t, "go-openai GetModel of an unknown model", err, http.StatusNotFound, "model_not_found", "")
-	r := call(t, http.MethodDelete, sess.BaseURL()+"/models/gpt-4o", "", selectorOf(sess)...)
+	r := call(t, sess.HTTPClient(), http.MethodDelete, sess.BaseURL()+"/models/gpt-4o", "", selectorOf(sess)...)
 	if r.status != http.StatusMethodNotAllowed {
 		t.Errorf("DELETE /v1/models/gpt-4o: %d %s, want 405", r.status, r.body)
 	}

@@ -45,8 +45,10 @@ func (r reply) apiError(t *testing.T) (code, typ, param, message string) {
 	return code, env.Error.Type, param, env.Error.Message
 }
 
-// call sends one raw request with the given headers (pairs of name, value).
-func call(t *testing.T, method, url string, body string, headers ...string) reply {
+// call sends one raw request through c with the given headers (pairs of
+// name, value); c is the session's client, so that it reaches the server in
+// either transport mode.
+func call(t *testing.T, c *http.Client, method, url string, body string, headers ...string) reply {
 	t.Helper()
 	var rd io.Reader
 	if body != "" {
@@ -62,7 +64,7 @@ func call(t *testing.T, method, url string, body string, headers ...string) repl
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Add(headers[i], headers[i+1])
 	}
-	resp, err := rawClient.Do(req)
+	resp, err := c.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,16 +76,10 @@ func call(t *testing.T, method, url string, body string, headers ...string) repl
 	return reply{status: resp.StatusCode, header: resp.Header, body: b}
 }
 
-// rawClient sends call's requests over a transport of its own without
-// keep-alives: the shared default transport has its idle connections closed
-// by every httptest.Server.Close of a parallel test, which can fail a request
-// in flight.
-var rawClient = &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
-
 // rawCall is call; some tests name it so to stress that no SDK is involved.
-func rawCall(t *testing.T, method, url, body string, headers ...string) reply {
+func rawCall(t *testing.T, c *http.Client, method, url, body string, headers ...string) reply {
 	t.Helper()
-	return call(t, method, url, body, headers...)
+	return call(t, c, method, url, body, headers...)
 }
 
 // selectorOf returns the header pairs that select sess.

@@ -365,7 +365,7 @@ func TestChatValidationErrors(t *testing.T) {
 			sess.Chat("unused").Responds("a refused request never gets this")
 			sent := 0
 
-			r := rawCall(t, http.MethodPost, sess.BaseURL()+"/chat/completions", tc.raw, selectorOf(sess)...)
+			r := rawCall(t, sess.HTTPClient(), http.MethodPost, sess.BaseURL()+"/chat/completions", tc.raw, selectorOf(sess)...)
 			sent++
 			code, typ, param, msg := r.apiError(t)
 			if r.status != tc.want.status || typ != tc.want.typ || code != tc.want.code || param != tc.want.param {
