@@ -16,7 +16,7 @@ func guard(x *provider.Exchange, norm *scenario.Request) (res *runtime.Reservati
 	if refused := limit(x, norm); refused != nil {
 		return nil, scenario.Reply{}, refused, true
 	}
-	res = x.Runtime.Fault(norm)
+	res = x.Runtime.FireChaos(norm)
 	if res == nil {
 		return nil, scenario.Reply{}, nil, false
 	}

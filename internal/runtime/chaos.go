@@ -78,14 +78,14 @@ func newChaosState(c Chaos) chaosState {
 	return chaosState{tried: make([]int, len(c.Rules)), rng: rand.New(rand.NewPCG(c.Seed, 0x9e3779b97f4a7c15))}
 }
 
-// Fault returns the reply of the first chaos rule that fires for req, as a
+// FireChaos returns the reply of the first chaos rule that fires for req, as a
 // reservation of the rule's own that takes nothing from any scenario, or
 // nil when none fires. Rules are tried in order, each on the requests it
 // applies to, until one fires: a rule counts (Every) and draws
 // (Probability) only for the requests it is tried on, so with requests
 // arriving in the same order the same seed gives the same outcomes. A
 // retired runtime faults nothing and changes nothing.
-func (rt *Runtime) Fault(req *scenario.Request) *Reservation {
+func (rt *Runtime) FireChaos(req *scenario.Request) *Reservation {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	rules := rt.settings.Chaos.Rules

@@ -20,7 +20,7 @@ func outcomes(rt *Runtime, n int, req scenario.Request) []string {
 	out := make([]string, n)
 	for i := range out {
 		r := req
-		if res := rt.Fault(&r); res != nil {
+		if res := rt.FireChaos(&r); res != nil {
 			out[i] = res.Scenario
 		}
 	}
@@ -34,9 +34,9 @@ func TestChaosEveryNth(t *testing.T) {
 	got := outcomes(rt, 7, scenario.Request{Endpoint: scenario.EndpointChatCompletions})
 	assert.Equal(t, []string{"", "", "chaos:flaky", "", "", "chaos:flaky", ""}, got)
 
-	res := rt.Fault(&scenario.Request{})
+	res := rt.FireChaos(&scenario.Request{})
 	require.Nil(t, res)
-	res = rt.Fault(&scenario.Request{})
+	res = rt.FireChaos(&scenario.Request{})
 	require.NotNil(t, res, "the 9th request")
 	assert.Equal(t, 500, res.Reply.Error.Status)
 	before := rt.Pending()
@@ -79,7 +79,7 @@ func TestChaosScopingAndOrder(t *testing.T) {
 		{Name: "second", Every: 2, Reply: fail500},
 	}})
 	fault := func(req scenario.Request) string {
-		if res := rt.Fault(&req); res != nil {
+		if res := rt.FireChaos(&req); res != nil {
 			return res.Scenario
 		}
 		return ""
