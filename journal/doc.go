@@ -7,4 +7,12 @@
 // token is stored. The journal is bounded by a number of entries and a number
 // of bytes; when either bound would be passed the oldest entries go first and
 // are counted in [Journal.Evicted].
+//
+// An entry also tells how the request was answered when something was
+// meant to go wrong: [Entry.Fault] names the scripted fault that fired
+// ("drop" with status 0, "hang" with 499, "cut", "malformed",
+// "error_event", "http_error"), [Entry.IdempotencyKey] is the request's
+// Idempotency-Key, and [Entry.Replay] marks an answer replayed for it.
+// [Report.Faults] counts the fired faults by kind; they do not make a
+// report unclean, since the test scripted them.
 package journal

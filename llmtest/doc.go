@@ -61,6 +61,27 @@
 // server does not work in a bubble either: a goroutine waiting on a socket
 // is not durably blocked, so the bubble's clock never advances.
 //
+// # Failures and time
+//
+// What goes wrong is scripted like any answer. Faults are replies
+// (scenario.Drop, scenario.Hang, Reply.CutAfter, Reply.MalformedAfter,
+// Reply.FailsAfter), so "drop twice, then answer" is one scenario that the
+// SDK's own retries run against:
+//
+//	sess.Chat("flaky").Drops().Drops().Responds("finally")
+//
+// Session options add rate limits with the provider's 429s and headers
+// (session.WithRateLimits), seeded chaos rules (session.WithChaos),
+// Idempotency-Key replays (session.WithIdempotency) and the context-window
+// check (on unless session.IgnoreContextWindow). sess.Assertions().Faults
+// counts the faults fired.
+//
+// WithClock runs a server on a clock.Fake, so that delays, pacing and
+// rate-limit windows move only when the test calls Advance; only the
+// server runs on it, while the SDK's retry sleeps and client timeouts keep
+// real time. When those must run on virtual time too, use a
+// testing/synctest bubble and an in-memory server, as above.
+//
 // The same server runs standalone as cmd/llmtestserver, for tests written in
 // other languages; they create sessions over HTTP with POST
 // /admin-api/sessions.

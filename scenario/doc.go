@@ -41,6 +41,24 @@
 // delivered (the client gave up first), the reply goes back to the head of
 // its queue, so the client's retry gets it.
 //
+// # Faults and pacing
+//
+// A reply can also fail at the transport, the same way for every provider
+// (see [FaultKind]): [Drop] closes the connection before any byte, [Hang]
+// sends nothing until the client gives up, [Reply.CutAfter] aborts the
+// connection after some events, [Reply.MalformedAfter] sends an event
+// that is not JSON, and [Reply.FailsAfter] (or [FailStreamAfter]) sends
+// the provider's error event after some events. A fault that fires counts
+// as delivered, so a retry gets the next reply:
+//
+//	sess.Chat("flaky").Drops().Reply(scenario.Text("partial").CutAfter(3)).Responds("whole")
+//
+// In JSON these are a reply's "fault" ({"kind", "after_events"}) and
+// "error" with "in_stream" and "after_events". [Reply.Paced] (JSON
+// "stream") paces one reply's stream on the server's clock, in place of
+// the session's stream settings. [Request.MaxOutputTokens] is the
+// request's output limit, at which the server cuts a longer reply.
+//
 // # Conversations
 //
 // Every request belongs to a conversation, identified in this order:

@@ -15,6 +15,17 @@
 // X-Llm-Test-Server-Session-Key headers to every request; they select and
 // authorize the session, independently of the provider API key.
 //
+// Besides scenarios, a [Config] holds the session-wide settings that make
+// a provider misbehave: per-model rate limits with the provider's 429s and
+// rate-limit headers ([WithRateLimits], [WithModelRateLimits],
+// [RateLimitsConfig]), chaos rules that fault some requests from a seed
+// ([WithChaos], [ChaosConfig]), the bounds of the answers kept for
+// Idempotency-Key replays ([WithIdempotency], [IdempotencyConfig]), and the
+// context-window check, on unless [IgnoreContextWindow]. Rate limits and
+// every other time-based behaviour run on the Manager's clock
+// ([ManagerConfig].Clock). Reset clears the buckets, the chaos rules'
+// counts, the kept answers and the fault counters.
+//
 // A [Manager] admits sessions within its [Bounds]: a number of sessions and
 // a budget of reserved bytes, where each session reserves what its [Config]
 // allows it to keep (see [Config.Reservation]). A [Config] is plain data, and

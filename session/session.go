@@ -148,8 +148,9 @@ func (s *Session) Scenarios() []ScenarioStatus {
 }
 
 // Assertions returns the session's report: requests no scenario answered,
-// structured outputs that failed their schema, and scripted replies never
-// used.
+// structured outputs that failed their schema, scripted replies never
+// used, and the faults fired by kind (which the test scripted, so they do
+// not make the report unclean).
 func (s *Session) Assertions() journal.Report { return s.rt.Assertions() }
 
 // Pending returns the number of scripted replies not used yet. A reply
@@ -174,7 +175,9 @@ func (s *Session) Configure(opts ...Option) error {
 }
 
 // Reset clears the session's state and keeps its configuration: the journal
-// empties and every scripted reply is available again.
+// empties, every scripted reply is available again, the fault counters
+// are cleared, the rate-limit buckets refill, the chaos rules start again
+// from their seed, and the kept Idempotency-Key answers are forgotten.
 func (s *Session) Reset() { s.rt.Reset() }
 
 // Reservation returns the bytes the session reserves in the server's

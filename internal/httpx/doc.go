@@ -7,7 +7,9 @@
 // the captured answer again (see idempotency.go). It fires the transport
 // faults a reply scripts (a drop, a cut, a malformed or error event after
 // some events) the same way for every codec, the events in the codec's
-// framing (internal/provider.FailingStream). It knows no
-// provider: codecs (internal/provider.Codec) say how keys are presented
-// and errors rendered.
+// framing (internal/provider.FailingStream), and aborts the connection of
+// a drop or a cut only once the request is on record. Answers to requests
+// checked against rate limits carry the codec's rate-limit headers. It
+// knows no provider: codecs (internal/provider.Codec) say how keys are
+// presented and errors rendered.
 package httpx
