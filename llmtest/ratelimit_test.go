@@ -130,3 +130,39 @@ func TestNoRateLimitsByDefault(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, raw.Header.Get("x-ratelimit-limit-requests"))
 }
+
+// TestRateLimitEmbeddings: embeddings count against the limits of their
+// model, as the real API's do: the second request of a one-a-minute limit
+// is a 429 with the headers, and the clock frees it.
+func TestRateLimitEmbeddings(t *testing.T) {
+	t.Parallel()
+	clk := clock.NewFake(time.Date(2031, 3, 4, 5, 6, 7, 0, time.UTC))
+	sess := llmtest.NewServer(t, llmtest.WithClock(clk)).NewSession(t, session.WithModelRateLimits("text-embedding-3-small", 1, 0))
+	client := clientFor(sess, "k")
+	embed := func() (*http.Response, error) {
+		var raw *http.Response
+		_, err := client.Embeddings.New(t.Context(), openai.EmbeddingNewParams{
+			Model: "text-embedding-3-small",
+			Input: openai.EmbeddingNewParamsInputUnion{OfString: openai.String("hello")},
+		}, option.WithResponseInto(&raw))
+		return raw, err
+	}
+	raw, err := embed()
+	require.NoError(t, err)
+	assert.Equal(t, "0", raw.Header.Get("x-ratelimit-remaining-requests"))
+
+	raw, err = embed()
+	var apiErr *openai.Error
+	require.True(t, errors.As(err, &apiErr), "got %v", err)
+	assert.Equal(t, http.StatusTooManyRequests, apiErr.StatusCode)
+	assert.Equal(t, "rate_limit_exceeded", apiErr.Code)
+	assert.Equal(t, "60", raw.Header.Get("Retry-After"))
+
+	clk.Advance(time.Minute)
+	_, err = embed()
+	require.NoError(t, err, "the clock freed the limit")
+	_, err = client.Chat.Completions.New(t.Context(), userTurn("gpt-4o", "hi"))
+	var notFound *openai.Error
+	require.True(t, errors.As(err, &notFound), "chat has no scenario here, but no limit either: got %v", err)
+	assert.NotEqual(t, http.StatusTooManyRequests, notFound.StatusCode, "another model's limits are its own")
+}

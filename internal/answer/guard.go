@@ -13,7 +13,7 @@ import (
 // held, its error answered) without taking any scenario's reply; the
 // journal names the rule as the scenario ("chaos:<name>").
 func guard(x *provider.Exchange, norm *scenario.Request) (res *runtime.Reservation, reply scenario.Reply, out *provider.Response, done bool) {
-	if refused := limit(x, norm); refused != nil {
+	if refused := Limit(x, norm); refused != nil {
 		return nil, scenario.Reply{}, refused, true
 	}
 	res = x.Runtime.FireChaos(norm)

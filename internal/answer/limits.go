@@ -13,11 +13,13 @@ import (
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
-// limit checks req against the session's rate limits for its model, and
+// Limit checks req against the session's rate limits for its model, and
 // returns the 429 to answer when they refuse it. A request admitted takes
 // its share of the limits; one refused takes nothing. Either way x keeps
-// the check, so the answer reports the limits in headers.
-func limit(x *provider.Exchange, req *scenario.Request) *provider.Response {
+// the check, so the answer reports the limits in headers. Find runs it for
+// conversational requests; other routes the real limiters count (OpenAI's
+// embeddings) call it once their model is checked.
+func Limit(x *provider.Exchange, req *scenario.Request) *provider.Response {
 	lim := x.Runtime.RateLimitFor(req.Model)
 	if lim.IsZero() {
 		return nil

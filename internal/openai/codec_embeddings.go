@@ -32,6 +32,10 @@ func serveEmbeddings(x *provider.Exchange) provider.Response {
 	if !x.Serves(req.Model) {
 		return provider.Response{Err: answer.ModelNotFound(x, req.Model)}
 	}
+	// The real API limits embeddings per model too, on their input tokens.
+	if refused := answer.Limit(x, norm); refused != nil {
+		return *refused
+	}
 	vectors := req.Vectors()
 	res := x.Runtime.ReserveScripted(norm, x.Request.Header.Get(httpx.HeaderConversation))
 	if res == nil {
