@@ -118,3 +118,24 @@ func TestServerClientReachesTheAdminAPI(t *testing.T) {
 	r := call(t, srv.Client(), http.MethodGet, srv.URL()+"/admin-api/journal", "", join(selectorOf(sess), bearer("k"))...)
 	assert.Equal(t, http.StatusOK, r.status)
 }
+
+// scenario.RateLimitedFor says the wait in retry-after-ms too, which
+// openai-go reads first: a 1.5 s wait is 1.5 s on the bubble's clock, not
+// the 2 s of the rounded Retry-After.
+func TestSynctestRateLimitedForWithOpenAIGo(t *testing.T) {
+	t.Parallel()
+	inBubble(t, func(t *testing.T, srv *llmtest.Server) {
+		sess := srv.NewSession(t)
+		sess.Chat("flaky").Reply(scenario.RateLimitedFor(1500 * time.Millisecond)).Then("answered after the wait")
+		client := openai.NewClient(option.WithBaseURL(sess.BaseURL()), option.WithAPIKey("k"),
+			option.WithHTTPClient(sess.HTTPClient()))
+
+		start := time.Now()
+		resp, err := client.Chat.Completions.New(t.Context(), userTurn("gpt-4.1-mini", "Hi"))
+		require.NoError(t, err)
+		assert.Equal(t, "answered after the wait", resp.Choices[0].Message.Content)
+		waited := time.Since(start)
+		assert.GreaterOrEqual(t, waited, 1500*time.Millisecond, "the SDK waited the scripted time")
+		assert.Less(t, waited, 2*time.Second, "the SDK read retry-after-ms, not the rounded Retry-After")
+	})
+}

@@ -93,3 +93,23 @@ func TestBuilderDropsThenResponds(t *testing.T) {
 	assert.Equal(t, scenario.FaultHang, replies[1].Fault.Kind)
 	assert.Equal(t, "ok", replies[2].Text)
 }
+
+func TestRateLimitedFor(t *testing.T) {
+	for _, c := range []struct {
+		d           time.Duration
+		after, inMS string
+	}{
+		{0, "0", "0"},
+		{-time.Second, "0", "0"},
+		{1500 * time.Millisecond, "2", "1500"},
+		{20 * time.Second, "20", "20000"},
+		{time.Microsecond, "1", "1"},
+	} {
+		r := scenario.RateLimitedFor(c.d)
+		require.NoError(t, r.Validate())
+		assert.Equal(t, 429, r.Error.Status)
+		assert.Equal(t, "rate_limit_exceeded", r.Error.Code)
+		assert.Equal(t, map[string]string{"Retry-After": c.after, "Retry-After-Ms": c.inMS}, r.Error.Headers, "%v", c.d)
+	}
+	assert.Equal(t, scenario.RateLimitedFor(0), scenario.RateLimited())
+}

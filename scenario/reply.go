@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"strconv"
 	"time"
 )
 
@@ -177,10 +178,18 @@ func Fail(status int, code, message string) Reply {
 }
 
 // RateLimited answers 429 rate_limit_exceeded with Retry-After: 0, so
-// openai-go retries at once.
-func RateLimited() Reply {
+// the SDKs that retry do so at once.
+func RateLimited() Reply { return RateLimitedFor(0) }
+
+// RateLimitedFor answers 429 rate_limit_exceeded asking the client to wait
+// d before it retries, as the real APIs do: Retry-After in whole seconds
+// (rounded up) and retry-after-ms, which openai-go and anthropic-sdk-go
+// read first. A negative d counts as 0.
+func RateLimitedFor(d time.Duration) Reply {
+	ms := (max(d, 0) + time.Millisecond - 1) / time.Millisecond
 	return Reply{Error: &Error{Status: http.StatusTooManyRequests, Code: "rate_limit_exceeded", Type: "tokens",
-		Headers: map[string]string{"Retry-After": "0"}}}
+		Headers: map[string]string{"Retry-After": strconv.FormatInt(int64((ms+999)/1000), 10),
+			"Retry-After-Ms": strconv.FormatInt(int64(ms), 10)}}}
 }
 
 // FailStream answers a streaming request with a 200 whose stream fails at
