@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
+	"github.com/llmtestserver/llmtestserver/internal/provider"
 )
 
 // PromptPart is one block of the prompt in the order the API caches it:
@@ -197,7 +198,7 @@ func blockPart(section string, b *Block) PromptPart {
 // blockKey is the canonical JSON of a block; a string content is keyed as
 // the text block it stands for.
 func blockKey(b *Block) string {
-	if b.plain || jsonKind(b.Raw) == "string" {
+	if b.plain || provider.JSONKind(b.Raw) == "string" {
 		return textKey(b.Text)
 	}
 	return canonical(b.Raw)

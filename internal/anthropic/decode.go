@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
+	"github.com/llmtestserver/llmtestserver/internal/provider"
 )
 
 // knownFields are the top-level fields the server reads or knowingly
@@ -42,7 +43,7 @@ func decode(body []byte, messages bool) (*MessagesRequest, *apierr.Error) {
 		return nil, invalidBody(body, json.Unmarshal(body, &v))
 	}
 	var top map[string]json.RawMessage
-	if jsonKind(body) != "object" || json.Unmarshal(body, &top) != nil {
+	if provider.JSONKind(body) != "object" || json.Unmarshal(body, &top) != nil {
 		// Valid JSON that is not an object (inferred wording).
 		return nil, invalid("", "Input should be a valid dictionary or object to extract fields from")
 	}
@@ -147,7 +148,7 @@ func (r *MessagesRequest) decodeMessages(top map[string]json.RawMessage) *apierr
 
 // decodeContent reads a content that is a string or an array of blocks.
 func decodeContent(path string, raw json.RawMessage) ([]Block, bool, *apierr.Error) {
-	switch jsonKind(raw) {
+	switch provider.JSONKind(raw) {
 	case "string":
 		s, err := str(path, raw)
 		if err != nil {
@@ -299,7 +300,7 @@ func decodeCacheControl(path string, raw json.RawMessage) (*CacheControl, *apier
 
 func (r *MessagesRequest) decodeSystem(top map[string]json.RawMessage) *apierr.Error {
 	raw := top["system"]
-	switch jsonKind(raw) {
+	switch provider.JSONKind(raw) {
 	case "", "null":
 		return nil
 	case "string":

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
+	"github.com/llmtestserver/llmtestserver/internal/provider"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
@@ -30,38 +31,16 @@ func fieldError(path, message string) *apierr.Error {
 
 func missing(path string) *apierr.Error { return fieldError(path, "Field required") }
 
-// jsonKind names the JSON type of a raw value: "object", "array", "string",
-// "number", "bool", "null", or "" when absent.
-func jsonKind(raw json.RawMessage) string {
-	raw = bytes.TrimLeft(raw, " \t\r\n")
-	if len(raw) == 0 {
-		return ""
-	}
-	switch raw[0] {
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case '"':
-		return "string"
-	case 't', 'f':
-		return "bool"
-	case 'n':
-		return "null"
-	}
-	return "number"
-}
-
 // absent reports whether an optional field was left out or sent as null,
 // which pydantic treats alike for optional fields.
 func absent(raw json.RawMessage) bool {
-	k := jsonKind(raw)
+	k := provider.JSONKind(raw)
 	return k == "" || k == "null"
 }
 
 // object decodes raw as a JSON object into its fields.
 func object(path string, raw json.RawMessage) (map[string]json.RawMessage, *apierr.Error) {
-	if jsonKind(raw) != "object" {
+	if provider.JSONKind(raw) != "object" {
 		return nil, fieldError(path, "Input should be a valid dictionary")
 	}
 	var m map[string]json.RawMessage
@@ -73,7 +52,7 @@ func object(path string, raw json.RawMessage) (map[string]json.RawMessage, *apie
 
 // list decodes raw as a JSON array.
 func list(path string, raw json.RawMessage) ([]json.RawMessage, *apierr.Error) {
-	if jsonKind(raw) != "array" {
+	if provider.JSONKind(raw) != "array" {
 		return nil, fieldError(path, "Input should be a valid list")
 	}
 	var l []json.RawMessage
@@ -88,7 +67,7 @@ func list(path string, raw json.RawMessage) ([]json.RawMessage, *apierr.Error) {
 
 func str(path string, raw json.RawMessage) (string, *apierr.Error) {
 	var s string
-	if jsonKind(raw) != "string" || json.Unmarshal(raw, &s) != nil {
+	if provider.JSONKind(raw) != "string" || json.Unmarshal(raw, &s) != nil {
 		return "", fieldError(path, "Input should be a valid string")
 	}
 	return s, nil
@@ -123,7 +102,7 @@ func optBool(path string, raw json.RawMessage) (bool, *apierr.Error) {
 // integer accepts a JSON number with no fractional part, as pydantic does
 // (1.0 is 1).
 func integer(path string, raw json.RawMessage) (int64, *apierr.Error) {
-	if jsonKind(raw) != "number" {
+	if provider.JSONKind(raw) != "number" {
 		return 0, fieldError(path, "Input should be a valid integer")
 	}
 	s := strings.TrimSpace(string(raw))

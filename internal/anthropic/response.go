@@ -95,7 +95,7 @@ func visibleText(a *provider.Answer) string {
 // when empty or not an object.
 func toolInput(args string) json.RawMessage {
 	var b bytes.Buffer
-	if json.Compact(&b, []byte(args)) != nil || jsonKind(b.Bytes()) != "object" {
+	if json.Compact(&b, []byte(args)) != nil || provider.JSONKind(b.Bytes()) != "object" {
 		return json.RawMessage("{}")
 	}
 	return b.Bytes()

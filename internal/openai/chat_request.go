@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/llmtestserver/llmtestserver/internal/provider"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
@@ -214,7 +215,7 @@ func contentTypeError(got string) error {
 // UnmarshalJSON accepts a string, null, or an array of content parts.
 func (c *MessageContent) UnmarshalJSON(data []byte) error {
 	*c = MessageContent{}
-	switch jsonKind(data) {
+	switch provider.JSONKind(data) {
 	case "null":
 		c.Null = true
 		return nil
@@ -229,7 +230,7 @@ func (c *MessageContent) UnmarshalJSON(data []byte) error {
 		var texts, refusals []string
 		for _, r := range raw {
 			var p ContentPart
-			if k := jsonKind(r); k != "object" {
+			if k := provider.JSONKind(r); k != "object" {
 				return contentTypeError("an array with " + describeJSONValue(k) + " part")
 			}
 			if err := decodeField("messages.content", r, &p); err != nil {
@@ -247,36 +248,13 @@ func (c *MessageContent) UnmarshalJSON(data []byte) error {
 		c.Refusal = strings.Join(refusals, "\n")
 		return nil
 	default:
-		return contentTypeError(describeJSONValue(jsonKind(data)))
-	}
-}
-
-// jsonKind names the JSON type of a valid JSON value: "object", "array",
-// "string", "number", "bool" or "null"; "" for empty input.
-func jsonKind(data []byte) string {
-	data = bytes.TrimSpace(data)
-	if len(data) == 0 {
-		return ""
-	}
-	switch data[0] {
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case '"':
-		return "string"
-	case 't', 'f':
-		return "bool"
-	case 'n':
-		return "null"
-	default:
-		return "number"
+		return contentTypeError(describeJSONValue(provider.JSONKind(data)))
 	}
 }
 
 // present reports whether a raw field was sent with a non-null value.
 func present(raw json.RawMessage) bool {
-	k := jsonKind(raw)
+	k := provider.JSONKind(raw)
 	return k != "" && k != "null"
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/llmtestserver/llmtestserver/internal/provider"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
@@ -49,8 +50,8 @@ func (r *ChatRequest) validateTools() *Error {
 			if err := checkName(at+".function.name", t.Function.Name); err != nil {
 				return err
 			}
-			if t.Function.Parameters != nil && jsonKind(t.Function.Parameters) != "object" {
-				return InvalidType(at+".function.parameters", "an object", describeJSONValue(jsonKind(t.Function.Parameters)))
+			if t.Function.Parameters != nil && provider.JSONKind(t.Function.Parameters) != "object" {
+				return InvalidType(at+".function.parameters", "an object", describeJSONValue(provider.JSONKind(t.Function.Parameters)))
 			}
 		case "custom":
 			if t.Custom == nil {
@@ -106,7 +107,7 @@ func decodeField(param string, raw json.RawMessage, v any) *Error {
 		}
 		return InvalidType(param, describeGoType(typeErr.Type.Kind().String()), describeJSONValue(typeErr.Value))
 	}
-	return InvalidType(param, "an object", describeJSONValue(jsonKind(raw)))
+	return InvalidType(param, "an object", describeJSONValue(provider.JSONKind(raw)))
 }
 
 // wireToolChoice is the object form of tool_choice.
@@ -137,7 +138,7 @@ func (r *ChatRequest) decodeToolChoice() *Error {
 		return invalidRequest(http.StatusBadRequest, "", param,
 			"Invalid value for '%s': '%s' is only allowed when 'tools' are specified.", param, param)
 	}
-	switch jsonKind(raw) {
+	switch provider.JSONKind(raw) {
 	case "string":
 		var s string
 		_ = json.Unmarshal(raw, &s) // a JSON string always decodes
@@ -153,7 +154,7 @@ func (r *ChatRequest) decodeToolChoice() *Error {
 			"Invalid value: '%s'. Supported values are: 'none', 'auto', and 'required'.", s)
 	case "object":
 	default:
-		return InvalidType(param, "a string or an object", describeJSONValue(jsonKind(raw)))
+		return InvalidType(param, "a string or an object", describeJSONValue(provider.JSONKind(raw)))
 	}
 	if param == "function_call" {
 		var fc struct {
@@ -226,7 +227,7 @@ func (r *ChatRequest) decodeResponseFormat() *Error {
 	if !present(r.ResponseFormat) {
 		return nil
 	}
-	if k := jsonKind(r.ResponseFormat); k != "object" {
+	if k := provider.JSONKind(r.ResponseFormat); k != "object" {
 		return InvalidType("response_format", "an object", describeJSONValue(k))
 	}
 	var f wireResponseFormat
@@ -259,7 +260,7 @@ func (r *ChatRequest) decodeResponseFormat() *Error {
 	}
 	rf := &scenario.ResponseFormat{Type: "json_schema", Name: *s.Name, Strict: s.Strict != nil && *s.Strict}
 	if present(s.Schema) {
-		if k := jsonKind(s.Schema); k != "object" {
+		if k := provider.JSONKind(s.Schema); k != "object" {
 			return InvalidType("response_format.json_schema.schema", "an object", describeJSONValue(k))
 		}
 		rf.Schema = s.Schema

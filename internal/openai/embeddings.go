@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/llmtestserver/llmtestserver/internal/provider"
 	"github.com/llmtestserver/llmtestserver/internal/tokens"
 )
 
@@ -170,7 +171,7 @@ func invalidEmbeddingInput() *Error {
 // decodeEmbeddingInput reads the four shapes of input. lone reports a single
 // input sent bare (a string or one token array) rather than in a list.
 func decodeEmbeddingInput(raw json.RawMessage) (items []embeddingInput, lone bool, _ *Error) {
-	switch jsonKind(raw) {
+	switch provider.JSONKind(raw) {
 	case "string":
 		var s string
 		if json.Unmarshal(raw, &s) != nil || s == "" {
@@ -185,7 +186,7 @@ func decodeEmbeddingInput(raw json.RawMessage) (items []embeddingInput, lone boo
 	if json.Unmarshal(raw, &elems) != nil || len(elems) == 0 {
 		return nil, false, invalidEmbeddingInput()
 	}
-	switch jsonKind(elems[0]) {
+	switch provider.JSONKind(elems[0]) {
 	case "number":
 		ids, ok := tokenIDs(elems)
 		if !ok {
@@ -201,16 +202,16 @@ func decodeEmbeddingInput(raw json.RawMessage) (items []embeddingInput, lone boo
 			"Invalid 'input': array length must be %d or less.", maxEmbeddingInputs)
 	}
 	items = make([]embeddingInput, len(elems))
-	strs := jsonKind(elems[0]) == "string"
+	strs := provider.JSONKind(elems[0]) == "string"
 	for i, e := range elems {
 		if strs {
-			if jsonKind(e) != "string" || json.Unmarshal(e, &items[i].text) != nil || items[i].text == "" {
+			if provider.JSONKind(e) != "string" || json.Unmarshal(e, &items[i].text) != nil || items[i].text == "" {
 				return nil, false, invalidEmbeddingInput()
 			}
 			continue
 		}
 		var inner []json.RawMessage
-		if jsonKind(e) != "array" || json.Unmarshal(e, &inner) != nil || len(inner) == 0 {
+		if provider.JSONKind(e) != "array" || json.Unmarshal(e, &inner) != nil || len(inner) == 0 {
 			return nil, false, invalidEmbeddingInput()
 		}
 		ids, ok := tokenIDs(inner)
@@ -226,7 +227,7 @@ func decodeEmbeddingInput(raw json.RawMessage) (items []embeddingInput, lone boo
 func tokenIDs(elems []json.RawMessage) ([]int64, bool) {
 	ids := make([]int64, len(elems))
 	for i, e := range elems {
-		if jsonKind(e) != "number" || json.Unmarshal(e, &ids[i]) != nil || ids[i] < 0 {
+		if provider.JSONKind(e) != "number" || json.Unmarshal(e, &ids[i]) != nil || ids[i] < 0 {
 			return nil, false
 		}
 	}

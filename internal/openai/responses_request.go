@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/llmtestserver/llmtestserver/internal/provider"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
@@ -149,7 +150,7 @@ func DecodeResponsesRequest(body []byte) (*ResponsesRequest, *Error) {
 	switch {
 	case probe.Model == nil:
 		return nil, MissingParameter("model")
-	case jsonKind(probe.Model) == "null":
+	case provider.JSONKind(probe.Model) == "null":
 		return nil, InvalidType("model", "a string", "null")
 	case req.Model == "":
 		return nil, invalidRequest(http.StatusBadRequest, "model_not_found", "model", "The requested model '' does not exist.")
@@ -179,7 +180,7 @@ func DecodeResponsesRequest(body []byte) (*ResponsesRequest, *Error) {
 // decodeInput reads input: a string is one user message; an array holds
 // items, each checked where the API checks it.
 func (r *ResponsesRequest) decodeInput() *Error {
-	switch k := jsonKind(r.Input); k {
+	switch k := provider.JSONKind(r.Input); k {
 	case "string":
 		var s string
 		_ = json.Unmarshal(r.Input, &s) // a JSON string always decodes
@@ -215,7 +216,7 @@ type rawObject struct {
 
 func readObject(at string, data json.RawMessage, want string) (rawObject, *Error) {
 	o := rawObject{at: at}
-	if k := jsonKind(data); k != "object" {
+	if k := provider.JSONKind(data); k != "object" {
 		return o, InvalidType(at, want, describeJSONValue(k))
 	}
 	if err := json.Unmarshal(data, &o.members); err != nil {
@@ -232,12 +233,12 @@ func (o rawObject) has(key string) bool { return present(o.members[key]) }
 // str reads an optional string member; null counts as absent.
 func (o rawObject) str(key string) (string, *Error) {
 	v, ok := o.members[key]
-	if !ok || jsonKind(v) == "null" {
+	if !ok || provider.JSONKind(v) == "null" {
 		return "", nil
 	}
 	var s string
-	if jsonKind(v) != "string" || json.Unmarshal(v, &s) != nil {
-		return "", InvalidType(o.param(key), "a string", describeJSONValue(jsonKind(v)))
+	if provider.JSONKind(v) != "string" || json.Unmarshal(v, &s) != nil {
+		return "", InvalidType(o.param(key), "a string", describeJSONValue(provider.JSONKind(v)))
 	}
 	return s, nil
 }
@@ -261,7 +262,7 @@ func checkItemID(param, id, prefix string) *Error {
 
 // decodeItem reads one element of an input array.
 func decodeItem(at string, data json.RawMessage) (Item, *Error) {
-	if k := jsonKind(data); k != "object" {
+	if k := provider.JSONKind(data); k != "object" {
 		return Item{}, InvalidType(at, "an input item", describeJSONValue(k))
 	}
 	o, err := readObject(at, data, "an input item")
@@ -323,7 +324,7 @@ func decodeMessageItem(o rawObject, it *Item) *Error {
 		return err
 	}
 	content := o.members["content"]
-	switch jsonKind(content) {
+	switch provider.JSONKind(content) {
 	case "", "null":
 		return MissingParameter(o.param("content"))
 	case "string":
@@ -337,7 +338,7 @@ func decodeMessageItem(o rawObject, it *Item) *Error {
 		return nil
 	case "array":
 	default:
-		return InvalidType(o.param("content"), "one of a string or array of input content parts", describeJSONValue(jsonKind(content)))
+		return InvalidType(o.param("content"), "one of a string or array of input content parts", describeJSONValue(provider.JSONKind(content)))
 	}
 	allowed := inputPartTypes
 	if role == "assistant" {
@@ -352,7 +353,7 @@ func decodeMessageItem(o rawObject, it *Item) *Error {
 // array of input_text, input_image and input_file parts.
 func decodeCallOutput(o rawObject, it *Item) *Error {
 	out := o.members["output"]
-	switch jsonKind(out) {
+	switch provider.JSONKind(out) {
 	case "", "null":
 		return MissingParameter(o.param("output"))
 	case "string":
@@ -367,7 +368,7 @@ func decodeCallOutput(o rawObject, it *Item) *Error {
 		it.Output = joinText(parts)
 		return nil
 	default:
-		return InvalidType(o.param("output"), "one of a string or array of content parts", describeJSONValue(jsonKind(out)))
+		return InvalidType(o.param("output"), "one of a string or array of content parts", describeJSONValue(provider.JSONKind(out)))
 	}
 }
 
@@ -454,14 +455,14 @@ func (r *ResponsesRequest) decodeTools() *Error {
 			}
 			if o.has("parameters") {
 				t.Parameters = bytes.Clone(o.members["parameters"])
-				if k := jsonKind(t.Parameters); k != "object" {
+				if k := provider.JSONKind(t.Parameters); k != "object" {
 					return InvalidType(o.param("parameters"), "an object", describeJSONValue(k))
 				}
 			}
 			if o.has("strict") {
 				var s bool
-				if jsonKind(o.members["strict"]) != "bool" || json.Unmarshal(o.members["strict"], &s) != nil {
-					return InvalidType(o.param("strict"), "a boolean", describeJSONValue(jsonKind(o.members["strict"])))
+				if provider.JSONKind(o.members["strict"]) != "bool" || json.Unmarshal(o.members["strict"], &s) != nil {
+					return InvalidType(o.param("strict"), "a boolean", describeJSONValue(provider.JSONKind(o.members["strict"])))
 				}
 				t.Strict = &s
 			}
@@ -476,7 +477,7 @@ func (r *ResponsesRequest) decodeTools() *Error {
 // mode. Choices of hosted tools normalize to "".
 func (r *ResponsesRequest) decodeToolChoice() *Error {
 	const want = "one of an object or 'none', 'auto', or 'required'"
-	switch k := jsonKind(r.ToolChoice); k {
+	switch k := provider.JSONKind(r.ToolChoice); k {
 	case "", "null":
 		return nil
 	case "string":
@@ -567,7 +568,7 @@ func (r *ResponsesRequest) decodeText() *Error {
 		return MissingParameter("text.format.schema")
 	}
 	schema := f.members["schema"]
-	if k := jsonKind(schema); k != "object" {
+	if k := provider.JSONKind(schema); k != "object" {
 		return InvalidType("text.format.schema", "an object", describeJSONValue(k))
 	}
 	rf := &scenario.ResponseFormat{Type: "json_schema", Name: name, Schema: bytes.Clone(schema)}
@@ -584,7 +585,7 @@ func (r *ResponsesRequest) decodeReasoning() *Error {
 	if !present(r.Reasoning) {
 		return nil
 	}
-	if k := jsonKind(r.Reasoning); k != "object" {
+	if k := provider.JSONKind(r.Reasoning); k != "object" {
 		return InvalidType("reasoning", "an object", describeJSONValue(k))
 	}
 	return decodeField("reasoning", r.Reasoning, &r.reasoning)
@@ -645,7 +646,7 @@ func decimalRange(param string, v *float64, maximum float64) *Error {
 // decodeConversation reads conversation ("conv_…" or {id}) and refuses it
 // beside previous_response_id, as the API documents the two as exclusive.
 func (r *ResponsesRequest) decodeConversation() *Error {
-	switch k := jsonKind(r.Conversation); k {
+	switch k := provider.JSONKind(r.Conversation); k {
 	case "", "null":
 		return nil
 	case "string":
