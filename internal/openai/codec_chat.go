@@ -46,7 +46,8 @@ func serveChat(x *provider.Exchange) provider.Response {
 		event := ErrorEvent(e)
 		return provider.Response{SSE: &SSE{Body: event, Ends: []int{len(event)}}, Reservation: res}
 	}
-	// The model stops at a stop sequence before any other limit applies.
+	// The model stops at a stop sequence; Build then cuts what is left at
+	// the maximum output tokens, so whichever comes first ends the answer.
 	cutAtStop(&reply, req.StopSequences())
 	a := answer.Build(x, norm, &reply, answer.Spec{
 		ID:             x.Runtime.NewID("chatcmpl-", 29),
