@@ -46,15 +46,23 @@ type ChatRequest struct {
 	Store            *bool             `json:"store"`
 	Metadata         map[string]string `json:"metadata"`
 
+	// Output controls, read by decodeOutputControls (chat_controls.go).
+	Stop        json.RawMessage `json:"stop"`
+	Logprobs    *bool           `json:"logprobs"`
+	TopLogprobs *int64          `json:"top_logprobs"`
+	ServiceTier *string         `json:"service_tier"`
+
 	// Filled by DecodeChatRequest from the raw fields above.
 	toolChoice     string
 	responseFormat *scenario.ResponseFormat
+	controls       chatControls
 }
 
 // StreamOptions is the stream_options object of a chat request.
 type StreamOptions struct {
-	IncludeUsage       bool `json:"include_usage"`
-	IncludeObfuscation bool `json:"include_obfuscation"`
+	IncludeUsage bool `json:"include_usage"`
+	// IncludeObfuscation is nil when not sent: obfuscation is on by default.
+	IncludeObfuscation *bool `json:"include_obfuscation"`
 }
 
 // ChatMessage is one element of messages.
@@ -297,6 +305,7 @@ func DecodeChatRequest(body []byte) (*ChatRequest, *Error) {
 	for _, check := range []func() *Error{
 		req.validateTools, req.decodeToolChoice, req.decodeResponseFormat,
 		req.validateN, req.validateMaxTokens, req.validateMessageFields,
+		req.decodeOutputControls,
 	} {
 		if err := check(); err != nil {
 			return nil, err

@@ -11,8 +11,9 @@ import (
 // SystemFingerprint is the system_fingerprint every completion carries.
 const SystemFingerprint = "fp_llmtest0001"
 
-// serviceTier is the service_tier every completion reports.
-const serviceTier = "default"
+// defaultServiceTier is the service_tier a completion reports when the
+// request names none.
+const defaultServiceTier = "default"
 
 // ChatCompletion is a non-streamed chat answer (object "chat.completion").
 type ChatCompletion struct {
@@ -28,9 +29,10 @@ type ChatCompletion struct {
 
 // ChatChoice is one element of a completion's choices.
 type ChatChoice struct {
-	Index        int             `json:"index"`
-	Message      AssistantOutput `json:"message"`
-	Logprobs     *struct{}       `json:"logprobs"`
+	Index   int             `json:"index"`
+	Message AssistantOutput `json:"message"`
+	// Logprobs is the choice's logprobs object, null when not asked for.
+	Logprobs     json.RawMessage `json:"logprobs"`
 	FinishReason string          `json:"finish_reason"`
 }
 
@@ -103,9 +105,23 @@ type ChatAnswer struct {
 	FinishReason string
 	// Usage is the token accounting, covering all choices.
 	Usage Usage
+	// ServiceTier is the service_tier reported; empty means "default".
+	ServiceTier string
+	// Logprobs asks for the log probabilities of the answer's tokens, and
+	// Split cuts the answer into those tokens (nil: each string is one
+	// token). A stream cuts with the split it is given.
+	Logprobs *Logprobs
+	Split    func(string) []string
 }
 
 func (a *ChatAnswer) choices() int { return max(a.N, 1) }
+
+func (a *ChatAnswer) serviceTier() string {
+	if a.ServiceTier == "" {
+		return defaultServiceTier
+	}
+	return a.ServiceTier
+}
 
 func (a *ChatAnswer) finishReason() string {
 	switch {
@@ -140,13 +156,18 @@ func (a *ChatAnswer) Completion() *ChatCompletion {
 		msg.ToolCalls = append(msg.ToolCalls, OutputToolCall{ID: c.ID, Type: "function",
 			Function: FunctionCall{Name: c.Name, Arguments: arguments(c)}})
 	}
+	var logprobs json.RawMessage
+	if a.Logprobs != nil {
+		// Every choice is the same answer, with the same probabilities.
+		logprobs = choiceLogprobs(a.Text, a.Refusal, len(a.ToolCalls) > 0, a.Split, a.Logprobs.Top)
+	}
 	choices := make([]ChatChoice, a.choices())
 	for i := range choices {
-		choices[i] = ChatChoice{Index: i, Message: msg, FinishReason: a.finishReason()}
+		choices[i] = ChatChoice{Index: i, Message: msg, Logprobs: logprobs, FinishReason: a.finishReason()}
 	}
 	return &ChatCompletion{
 		ID: a.ID, Object: "chat.completion", Created: a.Created, Model: a.Model,
-		Choices: choices, Usage: a.Usage, ServiceTier: serviceTier, SystemFingerprint: SystemFingerprint,
+		Choices: choices, Usage: a.Usage, ServiceTier: a.serviceTier(), SystemFingerprint: SystemFingerprint,
 	}
 }
 
@@ -195,7 +216,11 @@ func (c *ChatCompletion) WriteJSON(w io.Writer) error {
 			j.raw(`,"message":`)
 			j.write(msg)
 			j.raw(`,"logprobs":`)
-			j.value(ch.Logprobs)
+			if ch.Logprobs == nil {
+				j.raw("null")
+			} else {
+				j.write(ch.Logprobs)
+			}
 			j.raw(`,"finish_reason":`)
 			j.value(ch.FinishReason)
 			j.raw("}")

@@ -51,26 +51,50 @@ func ErrorEvent(e *Error) []byte {
 	return append(out, "\n\n"...)
 }
 
-// Stream plans a as a chat stream, in the order the real API uses:
+// ChatStreamOptions say how a chat answer is streamed.
+type ChatStreamOptions struct {
+	// TokensPerChunk is how many tokens go in each chunk of text, refusal
+	// or arguments; values below 1 mean 1.
+	TokensPerChunk int
+	// IncludeUsage (stream_options.include_usage) ends the stream with a
+	// usage chunk and gives every other chunk "usage": null.
+	IncludeUsage bool
+	// Obfuscation pads every chunk with an obfuscation field, as the API
+	// does unless stream_options.include_obfuscation is false.
+	Obfuscation bool
+}
+
+// Stream is StreamWith without obfuscation.
+func (a *ChatAnswer) Stream(split func(string) []string, tokensPerChunk int, includeUsage bool) *ChatStream {
+	return a.StreamWith(split, ChatStreamOptions{TokensPerChunk: tokensPerChunk, IncludeUsage: includeUsage})
+}
+
+// StreamWith plans a as a chat stream, in the order the real API uses:
 //
 //  1. an opening chunk with the role: content "" for text, content null and
 //     refusal "" for a refusal, content null and the first call's first
 //     fragment when the answer only calls tools;
 //  2. the text, then the refusal, in pieces: split cuts a string into
-//     tokens (nil sends it whole) and tokensPerChunk (at least 1) tokens go
-//     in each chunk, never splitting a UTF-8 sequence;
+//     tokens (nil sends it whole) and o.TokensPerChunk tokens go in each
+//     chunk, never splitting a UTF-8 sequence;
 //  3. for each tool call, a first fragment with index, id, type and name
 //     (arguments ""), then its arguments in pieces cut the same way;
 //  4. a chunk with an empty delta and the finish reason;
-//  5. when includeUsage is set, a chunk with no choices and the usage (the
-//     only chunk with a usage key);
+//  5. with o.IncludeUsage, a chunk with no choices and the usage;
 //  6. data: [DONE].
 //
-// Every chunk has the same id, created, model, service_tier and
-// system_fingerprint, and carries one choice per index 0..N-1 with the same
-// delta. Every event, [DONE] included, ends with a blank line.
-func (a *ChatAnswer) Stream(split func(string) []string, tokensPerChunk int, includeUsage bool) *ChatStream {
-	s := newChatStream(a)
+// Each chunk of steps 1 to 4 carries one choice: with n choices every step
+// is sent once per choice, index 0 to n-1, before the next step, so that
+// each index opens with its own role chunk, the pieces of the choices
+// interleave, and each index gets its own finish chunk, as the real API's
+// streams with n > 1 do (its choices are generated side by side). Every
+// chunk has the same id, created, model, service_tier and
+// system_fingerprint; with o.IncludeUsage every chunk but the usage chunk
+// has "usage": null. With Logprobs set, each choice carries the log
+// probabilities of the tokens its delta adds. Every event, [DONE] included,
+// ends with a blank line.
+func (a *ChatAnswer) StreamWith(split func(string) []string, o ChatStreamOptions) *ChatStream {
+	s := newChatStream(a, o)
 	calls := a.ToolCalls
 	switch {
 	case a.Refusal != "":
@@ -80,52 +104,65 @@ func (a *ChatAnswer) Stream(split func(string) []string, tokensPerChunk int, inc
 	default:
 		s.add(chatEvent{kind: openText})
 	}
-	for _, p := range chunkPieces(a.Text, split, tokensPerChunk) {
-		s.add(chatEvent{kind: contentPiece, piece: p})
+	keep := a.Logprobs != nil
+	text := chunkTokens(a.Text, split, o.TokensPerChunk, keep)
+	s.textTokens = text.tokens
+	for i, p := range text.pieces {
+		s.add(chatEvent{kind: contentPiece, piece: p, tokens: text.span(i)})
 	}
-	for _, p := range chunkPieces(a.Refusal, split, tokensPerChunk) {
-		s.add(chatEvent{kind: refusalPiece, piece: p})
+	refusal := chunkTokens(a.Refusal, split, o.TokensPerChunk, keep)
+	s.refusalTokens = refusal.tokens
+	for i, p := range refusal.pieces {
+		s.add(chatEvent{kind: refusalPiece, piece: p, tokens: refusal.span(i)})
 	}
 	for i, c := range calls {
 		if i > 0 || a.Text != "" || a.Refusal != "" {
 			s.add(chatEvent{kind: callOpening, call: i})
 		}
-		for _, p := range chunkPieces(arguments(c), split, tokensPerChunk) {
+		for _, p := range chunkPieces(arguments(c), split, o.TokensPerChunk) {
 			s.add(chatEvent{kind: argumentsPiece, call: i, piece: p})
 		}
 	}
 	s.add(chatEvent{kind: finishChunk})
-	if includeUsage {
-		s.add(chatEvent{kind: usageChunk})
-	}
-	s.add(chatEvent{kind: doneEvent})
 	return s
 }
 
 // ChatStream is a chat answer's event stream, rendered as it is written.
-// Its events are planned up front, each a few words pointing into the
-// answer's strings, and WriteEvent renders one of them straight to a
-// writer, choice by choice: a chunk carries every choice, so n choices of a
-// long answer would otherwise sit in memory n times over.
+// Its steps are planned up front, each a few words pointing into the
+// answer's strings, and WriteEvent renders the chunk of one step and one
+// choice straight to a writer: n choices of a long answer would otherwise
+// sit in memory n times over.
 type ChatStream struct {
 	head   []byte // `{"id":…,"choices":[`
-	n      int    // choices per chunk
+	n      int    // choices
 	calls  []scenario.ToolCall
 	finish string
 	usage  Usage
-	events []chatEvent
+	steps  []chatEvent // every choice's steps, sent once per choice each
+	opts   ChatStreamOptions
+
+	// The log probabilities: nil unless asked for, and the tokens of the
+	// text and refusal that the pieces' spans index.
+	logprobs                  *Logprobs
+	textTokens, refusalTokens []string
+	lpStep                    int    // the step lp was rendered for, plus 1
+	lp                        []byte // the logprobs of one step, the same for every choice
 
 	buf     bytes.Buffer // what enc writes
 	enc     *json.Encoder
 	scratch []byte // the part of an event not yet written
 }
 
-// chatEvent is one planned event of a ChatStream.
+// chatEvent is one planned step of a ChatStream.
 type chatEvent struct {
-	kind  chatEventKind
-	piece string // a piece of text, refusal or arguments
-	call  int    // the tool call's index
+	kind   chatEventKind
+	piece  string // a piece of text, refusal or arguments
+	call   int    // the tool call's index
+	tokens span   // the tokens of a piece of text or refusal
 }
+
+// span is a range of tokens, [from, to).
+type span struct{ from, to int }
 
 type chatEventKind uint8
 
@@ -145,8 +182,8 @@ const (
 // flushAt is how much of an event WriteEvent gathers before writing it on.
 const flushAt = 16 << 10
 
-func newChatStream(a *ChatAnswer) *ChatStream {
-	s := &ChatStream{n: a.choices(), calls: a.ToolCalls, finish: a.finishReason(), usage: a.Usage}
+func newChatStream(a *ChatAnswer, o ChatStreamOptions) *ChatStream {
+	s := &ChatStream{n: a.choices(), calls: a.ToolCalls, finish: a.finishReason(), usage: a.Usage, opts: o, logprobs: a.Logprobs}
 	s.enc = json.NewEncoder(&s.buf)
 	s.enc.SetEscapeHTML(false)
 	s.head = append(s.head, `{"id":`...)
@@ -155,14 +192,34 @@ func newChatStream(a *ChatAnswer) *ChatStream {
 	s.head = strconv.AppendInt(s.head, a.Created, 10)
 	s.head = append(s.head, `,"model":`...)
 	s.head = append(s.head, s.marshal(a.Model)...)
-	s.head = append(s.head, `,"service_tier":"`+serviceTier+`","system_fingerprint":"`+SystemFingerprint+`","choices":[`...)
+	s.head = append(s.head, `,"service_tier":`...)
+	s.head = append(s.head, s.marshal(a.serviceTier())...)
+	s.head = append(s.head, `,"system_fingerprint":"`+SystemFingerprint+`","choices":[`...)
 	return s
 }
 
-func (s *ChatStream) add(e chatEvent) { s.events = append(s.events, e) }
+func (s *ChatStream) add(e chatEvent) { s.steps = append(s.steps, e) }
 
-// Len is the number of events.
-func (s *ChatStream) Len() int { return len(s.events) }
+// Len is the number of events: every step once per choice, the usage
+// chunk when asked for, and [DONE].
+func (s *ChatStream) Len() int {
+	n := len(s.steps)*s.n + 1
+	if s.opts.IncludeUsage {
+		n++
+	}
+	return n
+}
+
+// event is the step of event i and the choice it is sent for.
+func (s *ChatStream) event(i int) (step int, e chatEvent, choice int) {
+	if i < len(s.steps)*s.n {
+		return i / s.n, s.steps[i/s.n], i % s.n
+	}
+	if s.opts.IncludeUsage && i == len(s.steps)*s.n {
+		return -1, chatEvent{kind: usageChunk}, 0
+	}
+	return -1, chatEvent{kind: doneEvent}, 0
+}
 
 // marshal encodes v without HTML escaping. The values it sees (strings and
 // plain structs of strings and ints) always encode. The result is valid
@@ -175,7 +232,7 @@ func (s *ChatStream) marshal(v any) []byte {
 
 // WriteEvent writes event i to w, in pieces of about flushAt bytes.
 func (s *ChatStream) WriteEvent(w io.Writer, i int) error {
-	e := s.events[i]
+	step, e, choice := s.event(i)
 	if e.kind == doneEvent {
 		_, err := io.WriteString(w, "data: [DONE]\n\n")
 		return err
@@ -185,53 +242,103 @@ func (s *ChatStream) WriteEvent(w io.Writer, i int) error {
 	if e.kind == usageChunk {
 		c = append(c, `],"usage":`...)
 		c = append(c, s.marshal(s.usage)...)
+		c = s.appendObfuscation(c, i, "")
 		c = append(c, "}\n\n"...)
 		s.scratch = c
 		_, err := w.Write(c)
 		return err
 	}
+	lp := s.stepLogprobs(step, e)
 	delta := s.delta(e)
-	finish := "null"
+	c = append(c, `{"index":`...)
+	c = strconv.AppendInt(c, int64(choice), 10)
+	c = append(c, `,"delta":`...)
+	if len(c)+len(delta) > flushAt {
+		// A long delta goes on as it is rather than through c.
+		if _, err := w.Write(c); err != nil {
+			return err
+		}
+		if _, err := w.Write(delta); err != nil {
+			return err
+		}
+		c = c[:0]
+	} else {
+		c = append(c, delta...)
+	}
+	c = append(c, `,"logprobs":`...)
+	if len(c)+len(lp) > flushAt {
+		if _, err := w.Write(c); err != nil {
+			return err
+		}
+		if _, err := w.Write(lp); err != nil {
+			return err
+		}
+		c = c[:0]
+	} else {
+		c = append(c, lp...)
+	}
+	c = append(c, `,"finish_reason":`...)
 	if e.kind == finishChunk {
-		finish = strconv.Quote(s.finish)
+		c = strconv.AppendQuote(c, s.finish)
+	} else {
+		c = append(c, "null"...)
 	}
-	for i := range s.n {
-		if i > 0 {
-			c = append(c, ',')
-		}
-		c = append(c, `{"index":`...)
-		c = strconv.AppendInt(c, int64(i), 10)
-		c = append(c, `,"delta":`...)
-		if len(c)+len(delta) > flushAt {
-			// A long delta goes on as it is rather than through c.
-			if _, err := w.Write(c); err != nil {
-				return err
-			}
-			if _, err := w.Write(delta); err != nil {
-				return err
-			}
-			c = c[:0]
-		} else {
-			c = append(c, delta...)
-		}
-		c = append(c, `,"logprobs":null,"finish_reason":`...)
-		c = append(c, finish...)
-		c = append(c, '}')
-		if len(c) > flushAt {
-			if _, err := w.Write(c); err != nil {
-				return err
-			}
-			c = c[:0]
-		}
+	c = append(c, "}]"...)
+	if s.opts.IncludeUsage {
+		c = append(c, `,"usage":null`...)
 	}
-	c = append(c, "]}\n\n"...)
+	c = s.appendObfuscation(c, i, e.piece)
+	c = append(c, "}\n\n"...)
 	s.scratch = c
 	_, err := w.Write(c)
 	return err
 }
 
-// delta encodes the delta of a chunk of choices. The result is valid until
-// the next call of marshal.
+// stepLogprobs is the logprobs value of a step's choice: null without
+// logprobs and on the finishing chunk; otherwise the tokens a piece of text
+// or refusal adds, and empty lists on the other chunks (the role chunk
+// and tool-call fragments carry `{"content":[],"refusal":null}` in the
+// real API; the refusal's opening chunk is inferred by symmetry). Every
+// choice of a step shares the result, rendered once.
+func (s *ChatStream) stepLogprobs(step int, e chatEvent) []byte {
+	if s.logprobs == nil || e.kind == finishChunk {
+		return []byte("null")
+	}
+	if s.lpStep == step+1 {
+		return s.lp
+	}
+	lp := s.lp[:0]
+	switch e.kind {
+	case contentPiece:
+		lp = append(lp, `{"content":`...)
+		lp = appendTokenLogprobs(lp, s.textTokens[e.tokens.from:e.tokens.to], e.tokens.from, s.logprobs.Top)
+		lp = append(lp, `,"refusal":null}`...)
+	case refusalPiece:
+		lp = append(lp, `{"content":null,"refusal":`...)
+		lp = appendTokenLogprobs(lp, s.refusalTokens[e.tokens.from:e.tokens.to], e.tokens.from, s.logprobs.Top)
+		lp = append(lp, '}')
+	case openRefusal:
+		lp = append(lp, `{"content":null,"refusal":[]}`...)
+	default:
+		lp = append(lp, `{"content":[],"refusal":null}`...)
+	}
+	s.lp, s.lpStep = lp, step+1
+	return lp
+}
+
+// appendObfuscation appends the obfuscation field of event i, whose delta
+// shows piece, when the stream carries it.
+func (s *ChatStream) appendObfuscation(c []byte, i int, piece string) []byte {
+	if !s.opts.Obfuscation {
+		return c
+	}
+	c = append(c, `,"obfuscation":"`...)
+	c = appendPadding(c, uint64(i), piece)
+	return append(c, '"')
+}
+
+// delta encodes the delta of a chunk. The result is valid until the next
+// call of marshal.
 func (s *ChatStream) delta(e chatEvent) []byte {
 	switch e.kind {
 	case openText:
@@ -299,24 +406,60 @@ func openingFragment(i int, c scenario.ToolCall) toolFragment {
 // split (the whole of s when split is nil or its tokens do not rebuild s),
 // merged so that none ends inside a UTF-8 sequence, then grouped per chunks.
 func chunkPieces(s string, split func(string) []string, per int) []string {
+	return chunkTokens(s, split, per, false).pieces
+}
+
+// pieces are the pieces of chunkTokens and, when kept, the tokens they are
+// made of: piece i joins tokens[ends[i-1]:ends[i]].
+type pieces struct {
+	pieces []string
+	tokens []string
+	ends   []int
+}
+
+// span is the range of tokens of piece i.
+func (p *pieces) span(i int) span {
+	if p.ends == nil {
+		return span{}
+	}
+	from := 0
+	if i > 0 {
+		from = p.ends[i-1]
+	}
+	return span{from, p.ends[i]}
+}
+
+// chunkTokens is chunkPieces that also keeps the tokens of each piece when
+// keep is set, for their log probabilities.
+func chunkTokens(s string, split func(string) []string, per int, keep bool) pieces {
 	if s == "" {
-		return nil
+		return pieces{}
 	}
-	var tokens []string
-	if split != nil {
-		tokens = split(s)
-	}
-	if strings.Join(tokens, "") != s {
-		tokens = []string{s}
-	}
-	tokens = JoinValidUTF8(tokens)
+	tokens := logprobTokens(s, split)
 	per = max(per, 1)
-	if per == 1 {
-		return tokens
+	out := pieces{pieces: make([]string, 0, (len(tokens)+per-1)/per)}
+	if keep {
+		out.tokens = tokens
+		out.ends = make([]int, 0, cap(out.pieces))
 	}
-	out := make([]string, 0, (len(tokens)+per-1)/per)
-	for i := 0; i < len(tokens); i += per {
-		out = append(out, strings.Join(tokens[i:min(i+per, len(tokens))], ""))
+	// A piece ends after per whole characters' worth of tokens: tokens
+	// that end inside a UTF-8 sequence count with the ones completing it,
+	// as JoinValidUTF8 merges them.
+	start, units, pending := 0, 0, ""
+	for i, t := range tokens {
+		pending += t
+		if endsInsideRune(pending) && i+1 < len(tokens) {
+			continue
+		}
+		pending = ""
+		units++
+		if units == per || i+1 == len(tokens) {
+			out.pieces = append(out.pieces, strings.Join(tokens[start:i+1], ""))
+			if keep {
+				out.ends = append(out.ends, i+1)
+			}
+			start, units = i+1, 0
+		}
 	}
 	return out
 }

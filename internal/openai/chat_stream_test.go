@@ -66,8 +66,9 @@ func events(t *testing.T, s *SSE) []string {
 }
 
 // The stream's shape: one id throughout, no top-level error key, an
-// opening role chunk, an empty delta on the finishing chunk, and usage in
-// exactly one chunk with empty choices.
+// opening role chunk, an empty delta on the finishing chunk, and the usage
+// in exactly one chunk with empty choices, every other chunk carrying
+// "usage": null as the real API's do with include_usage.
 func TestStreamShape(t *testing.T) {
 	a := &ChatAnswer{ID: "chatcmpl-1", Created: 1700000000, Model: "gpt-4.1-mini", Text: "Hi there", Usage: NewUsage(5, 2)}
 	evs := events(t, render(a.Stream(words, 1, true)))
@@ -96,7 +97,7 @@ func TestStreamShape(t *testing.T) {
 			}
 			continue
 		}
-		if hasUsage || len(choices) != 1 {
+		if !hasUsage || string(c["usage"]) != "null" || len(choices) != 1 {
 			t.Fatalf("event %d: %s", i, data)
 		}
 		if string(choices[0]["delta"]) != wantDeltas[i] || string(choices[0]["logprobs"]) != "null" {

@@ -46,6 +46,9 @@ func serveChat(x *provider.Exchange) provider.Response {
 		event := ErrorEvent(e)
 		return provider.Response{SSE: &SSE{Body: event, Ends: []int{len(event)}}, Reservation: res}
 	}
+	// The model stops at a stop sequence; Build then cuts what is left at
+	// the maximum output tokens, so whichever comes first ends the answer.
+	cutAtStop(&reply, req.StopSequences())
 	a := answer.Build(x, norm, &reply, answer.Spec{
 		ID:             x.Runtime.NewID("chatcmpl-", 29),
 		ToolCallPrefix: "call_", ToolCallIDLength: 24,
@@ -53,12 +56,14 @@ func serveChat(x *provider.Exchange) provider.Response {
 		Prompt:  prompt,
 	})
 	ca := chatAnswer(&a, req.Choices(), reply.FinishReason)
+	split := func(s string) []string { p, _ := tokens.SplitContext(x.Ctx, req.Model, s); return p }
+	withControls(ca, req, split)
 	if !req.Stream {
 		return provider.Response{JSON: ca.Completion(), Reservation: res}
 	}
 	stream := x.StreamSettings()
-	split := func(s string) []string { p, _ := tokens.SplitContext(x.Ctx, req.Model, s); return p }
-	return provider.Response{SSE: ca.Stream(split, stream.TokensPerChunk, req.IncludeUsage()), Pacing: stream, Reservation: res}
+	return provider.Response{SSE: ca.StreamWith(split, ChatStreamOptions{TokensPerChunk: stream.TokensPerChunk,
+		IncludeUsage: req.IncludeUsage(), Obfuscation: req.Obfuscation()}), Pacing: stream, Reservation: res}
 }
 
 // find finds the reply to a conversational request, refusing as the real

@@ -19,7 +19,7 @@ func (s *ChatStream) WriteErrorEvent(w io.Writer, _ int, e *apierr.Error) error 
 // breaks off half-way. In place of [DONE] it is the chunk before it so
 // cut, which SDKs decode and fail on.
 func (s *ChatStream) WriteMalformedEvent(w io.Writer, i int) error {
-	if s.events[i].kind == doneEvent && i > 0 {
+	if _, e, _ := s.event(i); e.kind == doneEvent && i > 0 {
 		i--
 	}
 	var b bytes.Buffer
