@@ -49,8 +49,9 @@ func serveChat(x *provider.Exchange) provider.Response {
 	a := answer.Build(x, norm, &reply, answer.Spec{
 		ID:             x.Runtime.NewID("chatcmpl-", 29),
 		ToolCallPrefix: "call_", ToolCallIDLength: 24,
-		Choices: req.Choices(),
-		Prompt:  prompt,
+		Choices:   req.Choices(),
+		Prompt:    prompt,
+		Reasoning: reasoningRule(req.Model, chatReasoningEffort(body)),
 	})
 	ca := chatAnswer(&a, req.Choices(), reply.FinishReason)
 	if !req.Stream {
