@@ -381,3 +381,43 @@ func requireFields(t *testing.T, path string, v reflect.Value) {
 		}
 	}
 }
+
+// stream_options.include_obfuscation false leaves the padding out of a
+// stream, and include_obfuscation=false out of a stored response's
+// replayed stream, which otherwise carries it.
+func TestResponsesObfuscationOptOut(t *testing.T) {
+	t.Parallel()
+	_, client := reasoningSession(t, scenario.Text("one two three"))
+	deltas := func(stream interface {
+		Next() bool
+		Current() responses.ResponseStreamEventUnion
+		Err() error
+		Close() error
+	}) (n, padded int, id string) {
+		for stream.Next() {
+			ev := stream.Current()
+			if ev.Type == "response.created" {
+				id = ev.Response.ID
+			}
+			if ev.Type == "response.output_text.delta" {
+				n++
+				if rawString(t, ev.RawJSON(), "obfuscation") != "" {
+					padded++
+				}
+			}
+		}
+		require.NoError(t, stream.Err())
+		require.NoError(t, stream.Close())
+		return n, padded, id
+	}
+	n, padded, id := deltas(client.Responses.NewStreaming(t.Context(), responses.ResponseNewParams{Model: rsModel, Input: rsString("hi"),
+		StreamOptions: responses.ResponseNewParamsStreamOptions{IncludeObfuscation: openai.Bool(false)}}))
+	require.Positive(t, n)
+	assert.Zero(t, padded, "include_obfuscation false")
+
+	n, padded, _ = deltas(client.Responses.GetStreaming(t.Context(), id, responses.ResponseGetParams{}))
+	assert.Equal(t, n, padded, "the replay pads by default")
+	n, padded, _ = deltas(client.Responses.GetStreaming(t.Context(), id, responses.ResponseGetParams{IncludeObfuscation: openai.Bool(false)}))
+	require.Positive(t, n)
+	assert.Zero(t, padded, "include_obfuscation=false on the replay")
+}

@@ -51,7 +51,7 @@ func serveChat(x *provider.Exchange) provider.Response {
 		ToolCallPrefix: "call_", ToolCallIDLength: 24,
 		Choices:   req.Choices(),
 		Prompt:    prompt,
-		Reasoning: reasoningRule(req.Model, chatReasoningEffort(body)),
+		Reasoning: chatReasoningRule(req.Model, body),
 	})
 	ca := chatAnswer(&a, req.Choices(), reply.FinishReason)
 	if !req.Stream {

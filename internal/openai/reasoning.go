@@ -92,6 +92,16 @@ func reasoningRule(model, effort string) func(visible int) int {
 	return func(visible int) int { return max(visible*r.factor, r.floor) }
 }
 
+// chatReasoningRule is reasoningRule for a Chat Completions request of
+// model whose body DecodeChatRequest has accepted: the effort is its
+// reasoning_effort, read only for a reasoning model.
+func chatReasoningRule(model string, body []byte) func(visible int) int {
+	if !isReasoningModel(model) {
+		return nil
+	}
+	return reasoningRule(model, chatReasoningEffort(body))
+}
+
 // chatReasoningEffort reads reasoning_effort from a Chat Completions body
 // that DecodeChatRequest has accepted: "" when absent or not a string.
 func chatReasoningEffort(body []byte) string {

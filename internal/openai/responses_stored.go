@@ -22,14 +22,16 @@ const (
 // object echoes are rendered once from a.Request, which the copy drops, and
 // every string and JSON text is copied, so that the copy references neither
 // the request nor its body. Object and Stream render the copy exactly as
-// they render a.
+// they render a, but for NoObfuscation, which the copy leaves false: a
+// replayed stream pads its deltas unless the GET's own
+// include_obfuscation says otherwise.
 func (a *ResponseAnswer) Detach() *ResponseAnswer {
 	d := &ResponseAnswer{
 		ID: strings.Clone(a.ID), CreatedAt: a.CreatedAt, CompletedAt: a.CompletedAt, Model: strings.Clone(a.Model),
 		Instructions: strings.Clone(a.Instructions), PreviousResponseID: strings.Clone(a.PreviousResponseID),
 		Conversation: strings.Clone(a.Conversation), MessageID: strings.Clone(a.MessageID),
 		Text: strings.Clone(a.Text), Refusal: strings.Clone(a.Refusal), FinishReason: strings.Clone(a.FinishReason),
-		Usage: a.Usage, Reasoning: a.Reasoning.clone(), Effort: strings.Clone(a.Effort), NoObfuscation: a.NoObfuscation,
+		Usage: a.Usage, Reasoning: a.Reasoning.clone(), Effort: strings.Clone(a.Effort),
 		requestedTier: strings.Clone(a.snapshotTier()),
 	}
 	for _, c := range a.ToolCalls {
