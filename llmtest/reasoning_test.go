@@ -281,8 +281,8 @@ func TestScriptedReasoningAndCachedTokens(t *testing.T) {
 // Every Response object and every event of its stream, decoded with
 // openai-go, has each field the SDK marks required (JSON.Field.Valid),
 // down through usage, output items and event payloads: for a chat and a
-// reasoning model, with text, tool calls and a summary, completed and
-// incomplete.
+// reasoning model, with text, tool calls, a summary and a refusal,
+// completed, incomplete and failed.
 func TestResponsesRequiredFieldsPresent(t *testing.T) {
 	t.Parallel()
 	sess := llmtest.NewServer(t).NewSession(t)
@@ -290,6 +290,8 @@ func TestResponsesRequiredFieldsPresent(t *testing.T) {
 		Reply(scenario.Reply{Text: "Checking.", Thinking: "**Plan**\n\nAsk the tool.",
 			ToolCalls: []scenario.ToolCall{{Name: "get_weather", Arguments: `{"city":"Paris"}`}}}).Repeat()
 	sess.Chat("long").When(scenario.UserContains("long")).Responds(strings.Repeat("word ", 100)).Repeat()
+	sess.Chat("refuse").When(scenario.UserContains("refuse")).Refuses("I can't help with that.").Repeat()
+	sess.Chat("fail").When(scenario.UserContains("fail")).Reply(scenario.FailStream("server_error", "The server had an error.")).Repeat()
 	sess.Chat("any").Reply(scenario.Think("**Hm**\n\nFine.", "Hello.")).Repeat()
 	client := clientFor(sess, "k")
 
@@ -304,8 +306,24 @@ func TestResponsesRequiredFieldsPresent(t *testing.T) {
 		{"tool calls", responses.ResponseNewParams{Model: rsReasoningModel, Input: rsString("weather?"), Tools: rsWeatherTools(),
 			Reasoning: shared.ReasoningParam{Summary: shared.ReasoningSummaryAuto}}},
 		{"incomplete", responses.ResponseNewParams{Model: rsModel, Input: rsString("long"), MaxOutputTokens: param.NewOpt[int64](16)}},
+		{"refusal", responses.ResponseNewParams{Model: rsReasoningModel, Input: rsString("refuse")}},
+		{"failed", responses.ResponseNewParams{Model: rsReasoningModel, Input: rsString("fail")}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			if tt.name == "failed" {
+				// Only a stream fails after its 200; the plain request
+				// gets an HTTP error.
+				stream := client.Responses.NewStreaming(t.Context(), tt.params)
+				var last string
+				for stream.Next() {
+					ev := stream.Current()
+					requireFields(t, ev.Type, reflect.ValueOf(ev.AsAny()))
+					last = ev.Type
+				}
+				require.NoError(t, stream.Close())
+				assert.Equal(t, "response.failed", last)
+				return
+			}
 			resp, err := client.Responses.New(t.Context(), tt.params)
 			require.NoError(t, err)
 			requireFields(t, "response", reflect.ValueOf(resp))
