@@ -341,7 +341,7 @@ func (a *ResponseAnswer) settings() *ResponseObject {
 	if a.Conversation != "" {
 		o.Conversation = &ConversationRef{ID: a.Conversation}
 	}
-	defer a.echoEffort(o)
+	defer a.echoEffort(o) // over the request's reasoning, which the rest echoes
 	r := a.Request
 	if r == nil {
 		return o
