@@ -28,8 +28,12 @@ type Reply struct {
 	Refusal string
 	// Thinking is the model's reasoning before its answer. Codecs that
 	// show reasoning render it: Anthropic as a thinking block with a
-	// signature. Chat Completions and Responses show none of it, and
-	// count it as reasoning tokens.
+	// signature; the Responses API, for a reasoning model asked for a
+	// reasoning summary, as the summary of its reasoning item (one
+	// summary_text part per section, a section starting at each blank
+	// line followed by "**", the bold title real summaries open with).
+	// Chat Completions shows none of it. Every codec counts it as
+	// reasoning tokens.
 	Thinking string
 	// Error answers with an HTTP error instead.
 	Error *Error
@@ -110,12 +114,21 @@ type Error struct {
 	AfterEvents int `json:"after_events,omitempty"`
 }
 
-// Usage is a token-count override. Each count is 0 to MaxUsageTokens.
+// Usage is a token-count override: it replaces every count the server
+// would compute, so counts left at zero are reported as zero. Each count
+// is 0 to MaxUsageTokens.
 type Usage struct {
 	// PromptTokens is the input token count reported.
 	PromptTokens int `json:"prompt_tokens"`
 	// CompletionTokens is the output token count reported.
 	CompletionTokens int `json:"completion_tokens"`
+	// ReasoningTokens is the part of CompletionTokens the model spent
+	// reasoning (OpenAI's reasoning_tokens): at most CompletionTokens.
+	ReasoningTokens int `json:"reasoning_tokens,omitempty"`
+	// CachedTokens is the part of PromptTokens read from the prompt cache
+	// (OpenAI's cached_tokens, Anthropic's cache_read_input_tokens): at
+	// most PromptTokens.
+	CachedTokens int `json:"cached_tokens,omitempty"`
 }
 
 // Kind names what a reply is: "text", "tool_calls", "json", "refusal",
@@ -166,7 +179,8 @@ func JSON(v any) Reply {
 func Vectors(vectors ...[]float32) Reply { return Reply{Vectors: vectors} }
 
 // Think is a text reply preceded by the model's reasoning, which
-// Anthropic's codec renders as a thinking block with its signature.
+// Anthropic's codec renders as a thinking block with its signature and the
+// Responses API as the reasoning summary of a reasoning model asked for one.
 func Think(thinking, text string) Reply { return Reply{Thinking: thinking, Text: text} }
 
 // Refuse answers with a refusal.
@@ -229,6 +243,12 @@ func (r *Reply) Validate() error {
 		}
 		if u.CompletionTokens < 0 || u.CompletionTokens > MaxUsageTokens {
 			return fmt.Errorf("usage.completion_tokens: must be between 0 and %d", MaxUsageTokens)
+		}
+		if u.ReasoningTokens < 0 || u.ReasoningTokens > u.CompletionTokens {
+			return errors.New("usage.reasoning_tokens: must be between 0 and usage.completion_tokens, which counts them")
+		}
+		if u.CachedTokens < 0 || u.CachedTokens > u.PromptTokens {
+			return errors.New("usage.cached_tokens: must be between 0 and usage.prompt_tokens, which counts them")
 		}
 	}
 	for i, v := range r.Vectors {

@@ -25,6 +25,15 @@ type Spec struct {
 	Choices int
 	// Prompt is the request's prompt as the codec's provider counts it.
 	Prompt Prompt
+	// Reasoning, if set, is the provider's rule for the reasoning tokens
+	// its model spends beyond those of the reply's Thinking, which it never
+	// shows: given the output tokens of one choice's visible answer (text,
+	// refusal, tool calls), the hidden reasoning tokens of that choice.
+	// They count among the output and reasoning tokens, never more than
+	// the request's maximum output tokens leave after the visible answer,
+	// so they never cut it; an answer already cut there spends none. A
+	// reply's Usage override replaces the rule.
+	Reasoning func(visible int) int
 }
 
 // Prompt is a request's prompt, cut into the segments prompt caching
@@ -104,7 +113,7 @@ func Build(x *provider.Exchange, req *scenario.Request, reply *scenario.Reply, s
 	if a.Refusal != "" {
 		x.Entry.ReplyText = a.Refusal
 	}
-	a.Usage = usage(x, req.Model, reply, &a, spec, cut)
+	a.Usage = usage(x, req, reply, &a, spec, cut)
 	x.Entry.Usage = journal.Usage{Input: a.Usage.Input, CacheRead: a.Usage.CacheRead, CacheWrite: a.Usage.CacheWrite,
 		Output: a.Usage.Output, Reasoning: a.Usage.Reasoning}
 	return a
@@ -130,11 +139,14 @@ func finishOf(reply *scenario.Reply, a *provider.Answer, cut bool) scenario.Fini
 // usage is the token accounting of a: the reply's override, or the prompt
 // counted by the codec's rules with what the prompt cache holds of it, and
 // the answer's output tokens, once per choice: for an answer cut at the
-// request's maximum output tokens, exactly that maximum.
-func usage(x *provider.Exchange, model string, reply *scenario.Reply, a *provider.Answer, spec Spec, cut cut) provider.Usage {
+// request's maximum output tokens, exactly that maximum. The codec's
+// hidden reasoning (Spec.Reasoning) adds to the reasoning and output
+// tokens of an answer that was not cut, within that maximum.
+func usage(x *provider.Exchange, req *scenario.Request, reply *scenario.Reply, a *provider.Answer, spec Spec, cut cut) provider.Usage {
 	if o := reply.Usage; o != nil {
-		return provider.Usage{Input: o.PromptTokens, Output: o.CompletionTokens}
+		return provider.Usage{Input: o.PromptTokens, CacheRead: o.CachedTokens, Output: o.CompletionTokens, Reasoning: o.ReasoningTokens}
 	}
+	model := req.Model
 	choices := max(spec.Choices, 1)
 	p := spec.Prompt
 	if p.Err != nil {
@@ -143,13 +155,24 @@ func usage(x *provider.Exchange, model string, reply *scenario.Reply, a *provide
 	u := provider.Usage{Input: p.Tokens()}
 	u.CacheRead, u.CacheWrite, u.CacheWrite1h = p.Cache.meet(x.Runtime, model, p.Segments)
 	c := Counter{Ctx: x.Ctx, Model: model}
-	u.Reasoning = c.Count(a.Thinking) * choices
-	u.Output = (c.Count(a.Text)+c.Count(a.Refusal))*choices + u.Reasoning
+	thinking, text := c.Count(a.Thinking), c.Count(a.Text)+c.Count(a.Refusal)
+	visible := text
 	for _, tc := range a.ToolCalls {
-		u.Output += (c.Count(tc.Name) + c.Count(tc.Arguments)) * choices
+		visible += c.Count(tc.Name) + c.Count(tc.Arguments)
 	}
+	u.Reasoning = thinking * choices
+	u.Output = (thinking + visible) * choices
 	if cut.done {
 		u.Reasoning, u.Output = cut.thinking*choices, (cut.thinking+cut.text)*choices
+	} else if spec.Reasoning != nil {
+		hidden := max(spec.Reasoning(visible), 0)
+		if limit := req.MaxOutputTokens; limit > 0 {
+			// Tool calls are not held to the limit (see truncate), so
+			// only the reasoning and the text take room.
+			hidden = min(hidden, max(limit-thinking-text, 0))
+		}
+		u.Reasoning += hidden * choices
+		u.Output += hidden * choices
 	}
 	if c.Err != nil {
 		u.Output, u.Reasoning = 0, 0

@@ -52,8 +52,9 @@ func serveChat(x *provider.Exchange) provider.Response {
 	a := answer.Build(x, norm, &reply, answer.Spec{
 		ID:             x.Runtime.NewID("chatcmpl-", 29),
 		ToolCallPrefix: "call_", ToolCallIDLength: 24,
-		Choices: req.Choices(),
-		Prompt:  prompt,
+		Choices:   req.Choices(),
+		Prompt:    prompt,
+		Reasoning: chatReasoningRule(req.Model, body),
 	})
 	ca := chatAnswer(&a, req.Choices(), reply.FinishReason)
 	split := func(s string) []string { p, _ := tokens.SplitContext(x.Ctx, req.Model, s); return p }

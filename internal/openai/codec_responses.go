@@ -125,13 +125,16 @@ func responseAnswer(x *provider.Exchange, req *ResponsesRequest, norm *scenario.
 		ToolCallPrefix: "call_", ToolCallIDLength: 24,
 		AfterToolCall: func() { itemIDs = append(itemIDs, newID(FunctionCallItemPrefix)) },
 		Prompt:        chatPrompt(norm, segments, nil),
+		Reasoning:     reasoningRule(req.Model, req.effort()),
 	})
 	now := a.Created.Unix()
 	ra := &ResponseAnswer{
 		ID: a.ID, CreatedAt: now, CompletedAt: now, Model: a.Model,
 		Instructions: req.Instructions, PreviousResponseID: req.PreviousResponseID, Conversation: req.ConversationID(),
 		MessageID: messageID, Text: a.Text, Refusal: a.Refusal, Request: req,
-		Usage: usageOf(a.Usage),
+		Usage:     usageOf(a.Usage),
+		Reasoning: newResponseReasoning(req, req.Model, a.Thinking, newID), Effort: responseEffort(req, req.Model),
+		NoObfuscation: req.noObfuscation(),
 	}
 	if reply.FinishReason != "" || a.Finish == scenario.FinishLength {
 		ra.FinishReason = finishReason(a.Finish)
@@ -164,7 +167,13 @@ func serveResponseByID(x *provider.Exchange) provider.Response {
 			return provider.Response{JSON: stored.Answer.Object()}
 		}
 		split := func(s string) []string { return tokens.Split(stored.Model, s) }
-		return replay(stored.Answer.Stream(split, stored.TokensPerChunk), x.Request.URL.Query().Get("starting_after"))
+		a := stored.Answer
+		if x.Request.URL.Query().Get("include_obfuscation") == "false" {
+			plain := *a
+			plain.NoObfuscation = true
+			a = &plain
+		}
+		return replay(a.Stream(split, stored.TokensPerChunk), x.Request.URL.Query().Get("starting_after"))
 	case x.Request.Method == http.MethodDelete:
 		if !x.Runtime.Forget(id) {
 			return provider.Response{Err: ResponseNotFound(id)}

@@ -19,7 +19,9 @@ import (
 //   - item_reference: {"type","id"}
 //
 // Other item types (reasoning, hosted tool calls…) keep the JSON they were
-// sent as in Raw and encode as that. An empty Status encodes as "completed".
+// sent as in Raw and encode as that; the reasoning items the server outputs
+// carry their rendered JSON there too (see ResponseReasoning). An empty
+// Status encodes as "completed".
 type Item struct {
 	Type   string
 	ID     string

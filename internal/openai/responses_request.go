@@ -34,6 +34,8 @@ type ResponsesRequest struct {
 	Store              *bool           `json:"store"`
 	Background         bool            `json:"background"`
 	Stream             bool            `json:"stream"`
+	// StreamOptions says whether stream deltas carry obfuscation padding.
+	StreamOptions *responsesStreamOptions `json:"stream_options"`
 
 	MaxOutputTokens *int64   `json:"max_output_tokens"`
 	MaxToolCalls    *int64   `json:"max_tool_calls"`
@@ -308,6 +310,9 @@ func decodeItem(at string, data json.RawMessage) (Item, *Error) {
 		err = decodeCallOutput(o, &it)
 	case "item_reference":
 		_, err = o.required("id")
+	case "reasoning":
+		err = decodeReasoningItem(o)
+		it.Raw = bytes.Clone(data)
 	default:
 		it.Raw = bytes.Clone(data)
 	}

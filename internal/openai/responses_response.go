@@ -34,6 +34,16 @@ type ResponseAnswer struct {
 	// ToolCalls are the calls the model asks for, after the message, each
 	// with its item ID and call ID already filled.
 	ToolCalls []ResponseToolCall
+	// Reasoning, when set, is the reasoning item a reasoning model's
+	// output starts with (see ResponseReasoning).
+	Reasoning *ResponseReasoning
+	// Effort, when set, is the effective reasoning effort that
+	// reasoning.effort echoes in place of the request's: a reasoning
+	// model's, the model's default when the request named none.
+	Effort string
+	// NoObfuscation leaves out the obfuscation padding of stream deltas,
+	// as stream_options.include_obfuscation false asks.
+	NoObfuscation bool
 	// FinishReason "length" makes the response incomplete with reason
 	// max_output_tokens, "content_filter" incomplete with reason
 	// content_filter; anything else completes it.
@@ -52,8 +62,10 @@ type ResponseAnswer struct {
 	Request *ResponsesRequest
 
 	// echo, set by Detach, holds the settings rendered from Request once,
-	// so that a stored answer needs neither Request nor its body.
-	echo *ResponseObject
+	// so that a stored answer needs neither Request nor its body, and
+	// requestedTier the service_tier the request named.
+	echo          *ResponseObject
+	requestedTier string
 }
 
 // ResponseToolCall is one function call of an answer.
@@ -92,10 +104,13 @@ type ResponsesUsage struct {
 	TotalTokens         int                 `json:"total_tokens"`
 }
 
-// InputTokensDetails breaks input tokens down; CachedTokens is part of
-// InputTokens.
+// InputTokensDetails breaks input tokens down; CachedTokens and
+// CacheWriteTokens are part of InputTokens. openai-go v3.98 requires
+// cache_write_tokens; OpenAI's automatic prompt cache reports none written
+// (real 2026 bodies carry 0), so it is 0 here.
 type InputTokensDetails struct {
-	CachedTokens int `json:"cached_tokens"`
+	CacheWriteTokens int `json:"cache_write_tokens"`
+	CachedTokens     int `json:"cached_tokens"`
 }
 
 // OutputTokensDetails breaks output tokens down.
@@ -123,23 +138,31 @@ func NewResponsesUsage(u Usage) ResponsesUsage {
 // /v1/responses/{id} and the non-streamed POST return it, and as the
 // terminal stream event carries it. Nullable fields are pointers; created_at
 // and completed_at are integers, as go-openai requires. There is no
-// output_text field: the real API does not send one.
+// output_text field: the real API does not send one. The fields follow the
+// order of real 2026 bodies, which also carry access_programs (required by
+// openai-go v3.98), billing, frequency_penalty, presence_penalty and
+// moderation.
 type ResponseObject struct {
 	ID                   string             `json:"id"`
 	Object               string             `json:"object"`
 	CreatedAt            int64              `json:"created_at"`
 	Status               string             `json:"status"`
+	AccessPrograms       accessPrograms     `json:"access_programs"`
 	Background           bool               `json:"background"`
+	Billing              billing            `json:"billing"`
 	CompletedAt          *int64             `json:"completed_at"`
 	Conversation         *ConversationRef   `json:"conversation"`
 	Error                *ResponseError     `json:"error"`
+	FrequencyPenalty     float64            `json:"frequency_penalty"`
 	IncompleteDetails    *IncompleteDetails `json:"incomplete_details"`
 	Instructions         *string            `json:"instructions"`
 	MaxOutputTokens      *int64             `json:"max_output_tokens"`
 	MaxToolCalls         *int64             `json:"max_tool_calls"`
 	Model                string             `json:"model"`
+	Moderation           *struct{}          `json:"moderation"`
 	Output               []Item             `json:"output"`
 	ParallelToolCalls    bool               `json:"parallel_tool_calls"`
+	PresencePenalty      float64            `json:"presence_penalty"`
 	PreviousResponseID   *string            `json:"previous_response_id"`
 	PromptCacheKey       *string            `json:"prompt_cache_key"`
 	PromptCacheRetention *string            `json:"prompt_cache_retention"`
@@ -157,6 +180,20 @@ type ResponseObject struct {
 	Usage                *ResponsesUsage    `json:"usage"`
 	User                 *string            `json:"user"`
 	Metadata             map[string]string  `json:"metadata"`
+}
+
+// accessPrograms is a response's access_programs: the access programs the
+// response ran under. "standard" is assumed: it is the first value
+// openai-go lists, the one an account outside any program gets (real
+// bodies seen through a gateway show "daybreak_blue").
+type accessPrograms struct {
+	Cyber string `json:"cyber"`
+}
+
+// billing is a response's billing: real bodies always show the developer
+// paying.
+type billing struct {
+	Payer string `json:"payer"`
 }
 
 type textSetting struct {
@@ -209,15 +246,19 @@ func callArguments(c ResponseToolCall) string {
 }
 
 // OutputItems are the response's output items, as Object lists them and as
-// a history keeps them for previous_response_id chains: the message (unless
-// the answer only calls tools), then one function_call per tool call. A
+// a history keeps them for previous_response_id chains: the reasoning item
+// of a reasoning model, the message (unless the answer only calls tools),
+// then one function_call per tool call. A
 // failed answer has none. When the response is incomplete its last item is
 // marked incomplete.
 func (a *ResponseAnswer) OutputItems() []Item {
 	if a.Failure != nil {
 		return []Item{}
 	}
-	out := make([]Item, 0, len(a.ToolCalls)+1)
+	out := make([]Item, 0, len(a.ToolCalls)+2)
+	if a.Reasoning != nil {
+		out = append(out, a.Reasoning.item(false))
+	}
 	if a.hasMessage() {
 		out = append(out, Item{Type: "message", ID: a.MessageID, Status: "completed", Role: "assistant",
 			Content: []ItemPart{a.messagePart()}})
@@ -256,12 +297,28 @@ func (a *ResponseAnswer) Object() *ResponseObject {
 }
 
 // snapshot is the object as response.created and response.in_progress
-// carry it: in progress, no output, no usage.
+// carry it: in progress, no output, no usage, and service_tier as the
+// request asked for it, "auto" when it did not (seen in real streams; the
+// resolved tier shows only at the end; that an explicit tier shows as sent
+// is inferred).
 func (a *ResponseAnswer) snapshot() *ResponseObject {
 	o := a.settings()
 	o.Status = "in_progress"
 	o.Output = []Item{}
+	o.ServiceTier = a.snapshotTier()
 	return o
+}
+
+// snapshotTier is the service_tier of the in-progress snapshots: the
+// request's, "auto" when it named none.
+func (a *ResponseAnswer) snapshotTier() string {
+	switch {
+	case a.Request != nil && a.Request.ServiceTier != "":
+		return a.Request.ServiceTier
+	case a.Request == nil && a.requestedTier != "":
+		return a.requestedTier
+	}
+	return "auto"
 }
 
 // settings fills everything but status, output, usage and the terminal
@@ -274,6 +331,7 @@ func (a *ResponseAnswer) settings() *ResponseObject {
 	}
 	o := &ResponseObject{
 		ID: a.ID, Object: "response", CreatedAt: a.CreatedAt, Model: a.Model,
+		AccessPrograms: accessPrograms{Cyber: "standard"}, Billing: billing{Payer: "developer"},
 		Instructions: nullable(a.Instructions), PreviousResponseID: nullable(a.PreviousResponseID),
 		ParallelToolCalls: true, ServiceTier: "default", Store: true, Temperature: 1, TopP: 1,
 		Text:       textSetting{Format: json.RawMessage(`{"type":"text"}`), Verbosity: "medium"},
@@ -283,6 +341,7 @@ func (a *ResponseAnswer) settings() *ResponseObject {
 	if a.Conversation != "" {
 		o.Conversation = &ConversationRef{ID: a.Conversation}
 	}
+	defer a.echoEffort(o) // over the request's reasoning, which the rest echoes
 	r := a.Request
 	if r == nil {
 		return o

@@ -22,14 +22,17 @@ const (
 // object echoes are rendered once from a.Request, which the copy drops, and
 // every string and JSON text is copied, so that the copy references neither
 // the request nor its body. Object and Stream render the copy exactly as
-// they render a.
+// they render a, but for NoObfuscation, which the copy leaves false: a
+// replayed stream pads its deltas unless the GET's own
+// include_obfuscation says otherwise.
 func (a *ResponseAnswer) Detach() *ResponseAnswer {
 	d := &ResponseAnswer{
 		ID: strings.Clone(a.ID), CreatedAt: a.CreatedAt, CompletedAt: a.CompletedAt, Model: strings.Clone(a.Model),
 		Instructions: strings.Clone(a.Instructions), PreviousResponseID: strings.Clone(a.PreviousResponseID),
 		Conversation: strings.Clone(a.Conversation), MessageID: strings.Clone(a.MessageID),
 		Text: strings.Clone(a.Text), Refusal: strings.Clone(a.Refusal), FinishReason: strings.Clone(a.FinishReason),
-		Usage: a.Usage,
+		Usage: a.Usage, Reasoning: a.Reasoning.clone(), Effort: strings.Clone(a.Effort),
+		requestedTier: strings.Clone(a.snapshotTier()),
 	}
 	for _, c := range a.ToolCalls {
 		d.ToolCalls = append(d.ToolCalls, ResponseToolCall{ID: strings.Clone(c.ID), CallID: strings.Clone(c.CallID),
@@ -88,7 +91,9 @@ func ptrLen(s *string) int64 {
 // these; what they render is not kept.
 func (a *ResponseAnswer) Size() int64 {
 	n := int64(answerOverhead + len(a.ID) + len(a.Model) + len(a.Instructions) + len(a.PreviousResponseID) +
-		len(a.Conversation) + len(a.MessageID) + len(a.Text) + len(a.Refusal) + len(a.FinishReason))
+		len(a.Conversation) + len(a.MessageID) + len(a.Text) + len(a.Refusal) + len(a.FinishReason) +
+		len(a.Effort) + len(a.requestedTier))
+	n += a.Reasoning.size()
 	for _, c := range a.ToolCalls {
 		n += int64(toolCallOverhead + len(c.ID) + len(c.CallID) + len(c.Name) + len(c.Arguments))
 	}

@@ -12,18 +12,24 @@ import (
 // its type and a sequence_number counting from 0:
 //
 //  1. response.created and response.in_progress, each with the response
-//     in progress (output [], usage null);
-//  2. for the message: response.output_item.added (status in_progress,
+//     in progress (output [], usage null, service_tier "auto" unless the
+//     request named a tier);
+//  2. for a reasoning model, its reasoning item at output_index 0, with
+//     its summary's events (see streamReasoning);
+//  3. for the message: response.output_item.added (status in_progress,
 //     content []), response.content_part.added (empty part),
 //     response.output_text.delta events (or response.refusal.delta for a
 //     refusal), response.output_text.done (response.refusal.done),
 //     response.content_part.done and response.output_item.done;
-//  3. for each tool call, at the next output_index:
+//  4. for each tool call, at the next output_index:
 //     response.output_item.added (arguments ""),
 //     response.function_call_arguments.delta events,
 //     response.function_call_arguments.done and response.output_item.done;
-//  4. response.completed, or response.incomplete, whose response is exactly
+//  5. response.completed, or response.incomplete, whose response is exactly
 //     what Object returns.
+//
+// Every delta (output text, refusal, function call arguments, reasoning
+// summary text) carries obfuscation padding unless NoObfuscation is set.
 //
 // Text, refusals and arguments are cut by split into tokens
 // (nil sends each whole), tokensPerChunk (at least 1) per delta, never
@@ -41,8 +47,12 @@ func (a *ResponseAnswer) Stream(split func(string) []string, tokensPerChunk int)
 	}
 	final := a.Object()
 	index := 0
+	if a.Reasoning != nil {
+		a.streamReasoning(w, split, tokensPerChunk)
+		index++
+	}
 	if a.hasMessage() {
-		a.streamMessage(w, final.Output[0], split, tokensPerChunk)
+		a.streamMessage(w, index, final.Output[index], split, tokensPerChunk)
 		index++
 	}
 	for _, c := range a.ToolCalls {
@@ -51,7 +61,8 @@ func (a *ResponseAnswer) Stream(split func(string) []string, tokensPerChunk int)
 		added.Status, added.Arguments = "in_progress", ""
 		w.emit("response.output_item.added", itemEvent{OutputIndex: index, Item: added})
 		for _, p := range chunkPieces(done.Arguments, split, tokensPerChunk) {
-			w.emit("response.function_call_arguments.delta", argumentsDelta{ItemID: c.ID, OutputIndex: index, Delta: p})
+			w.emit("response.function_call_arguments.delta", argumentsDelta{ItemID: c.ID, OutputIndex: index, Delta: p,
+				Obfuscation: a.obfuscation(c.ID, w.seq, p)})
 		}
 		w.emit("response.function_call_arguments.done", argumentsDone{ItemID: c.ID, OutputIndex: index, Arguments: done.Arguments})
 		w.emit("response.output_item.done", itemEvent{OutputIndex: index, Item: done})
@@ -65,27 +76,28 @@ func (a *ResponseAnswer) Stream(split func(string) []string, tokensPerChunk int)
 	return &w.sse
 }
 
-func (a *ResponseAnswer) streamMessage(w *eventWriter, done Item, split func(string) []string, per int) {
+func (a *ResponseAnswer) streamMessage(w *eventWriter, index int, done Item, split func(string) []string, per int) {
 	part := done.Content[0]
 	added := done
 	added.Status, added.Content = "in_progress", []ItemPart{}
-	w.emit("response.output_item.added", itemEvent{OutputIndex: 0, Item: added})
+	w.emit("response.output_item.added", itemEvent{OutputIndex: index, Item: added})
 	empty := ItemPart{Type: part.Type}
-	at := partAt{ItemID: done.ID, OutputIndex: 0, ContentIndex: 0}
+	at := partAt{ItemID: done.ID, OutputIndex: index, ContentIndex: 0}
 	w.emit("response.content_part.added", partEvent{partAt: at, Part: empty})
 	if part.Type == "refusal" {
 		for _, p := range chunkPieces(part.Text, split, per) {
-			w.emit("response.refusal.delta", refusalDelta{partAt: at, Delta: p})
+			w.emit("response.refusal.delta", refusalDelta{partAt: at, Delta: p, Obfuscation: a.obfuscation(done.ID, w.seq, p)})
 		}
 		w.emit("response.refusal.done", refusalDone{partAt: at, Refusal: part.Text})
 	} else {
 		for _, p := range chunkPieces(part.Text, split, per) {
-			w.emit("response.output_text.delta", textDelta{partAt: at, Delta: p, Logprobs: []struct{}{}})
+			w.emit("response.output_text.delta", textDelta{partAt: at, Delta: p, Logprobs: []struct{}{},
+				Obfuscation: a.obfuscation(done.ID, w.seq, p)})
 		}
 		w.emit("response.output_text.done", textDone{partAt: at, Text: part.Text, Logprobs: []struct{}{}})
 	}
 	w.emit("response.content_part.done", partEvent{partAt: at, Part: part})
-	w.emit("response.output_item.done", itemEvent{OutputIndex: 0, Item: done})
+	w.emit("response.output_item.done", itemEvent{OutputIndex: index, Item: done})
 }
 
 // eventWriter renders named events with increasing sequence numbers.
@@ -150,8 +162,9 @@ type partEvent struct {
 
 type textDelta struct {
 	partAt
-	Delta    string     `json:"delta"`
-	Logprobs []struct{} `json:"logprobs"`
+	Delta       string     `json:"delta"`
+	Logprobs    []struct{} `json:"logprobs"`
+	Obfuscation string     `json:"obfuscation,omitempty"`
 }
 
 type textDone struct {
@@ -160,9 +173,12 @@ type textDone struct {
 	Logprobs []struct{} `json:"logprobs"`
 }
 
+// refusalDelta carries obfuscation like the other deltas: inferred, no
+// real refusal stream was found.
 type refusalDelta struct {
 	partAt
-	Delta string `json:"delta"`
+	Delta       string `json:"delta"`
+	Obfuscation string `json:"obfuscation,omitempty"`
 }
 
 type refusalDone struct {
@@ -174,6 +190,7 @@ type argumentsDelta struct {
 	ItemID      string `json:"item_id"`
 	OutputIndex int    `json:"output_index"`
 	Delta       string `json:"delta"`
+	Obfuscation string `json:"obfuscation,omitempty"`
 }
 
 type argumentsDone struct {

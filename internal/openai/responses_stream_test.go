@@ -70,6 +70,7 @@ func TestResponseStreamShape(t *testing.T) {
 	jsonEqual(t, "created", evs[0].data["response"], string(marshal(t, func() *ResponseObject {
 		o := a.Object()
 		o.Status, o.Output, o.Usage, o.CompletedAt = "in_progress", []Item{}, nil, nil
+		o.ServiceTier = "auto" // resolved only at completion
 		return o
 	}())))
 	jsonEqual(t, "in_progress", evs[1].data["response"], string(evs[0].data["response"]))
@@ -77,7 +78,8 @@ func TestResponseStreamShape(t *testing.T) {
 		"item":{"type":"message","id":"msg_1","status":"in_progress","role":"assistant","content":[]}}`)
 	jsonEqual(t, "part added", evs[3].raw, `{"type":"response.content_part.added","sequence_number":3,"item_id":"msg_1","output_index":0,"content_index":0,
 		"part":{"type":"output_text","annotations":[],"logprobs":[],"text":""}}`)
-	jsonEqual(t, "delta", evs[4].raw, `{"type":"response.output_text.delta","sequence_number":4,"item_id":"msg_1","output_index":0,"content_index":0,"delta":"one two ","logprobs":[]}`)
+	jsonEqual(t, "delta", evs[4].raw, `{"type":"response.output_text.delta","sequence_number":4,"item_id":"msg_1","output_index":0,"content_index":0,"delta":"one two ","logprobs":[],
+		"obfuscation":"`+obfuscation("msg_1", 4, "one two ")+`"}`)
 	jsonEqual(t, "text done", evs[6].raw, `{"type":"response.output_text.done","sequence_number":6,"item_id":"msg_1","output_index":0,"content_index":0,"text":"one two three","logprobs":[]}`)
 	jsonEqual(t, "part done", evs[7].data["part"], `{"type":"output_text","annotations":[],"logprobs":[],"text":"one two three"}`)
 	jsonEqual(t, "completed", evs[9].data["response"], string(marshal(t, a.Object())))
@@ -96,7 +98,8 @@ func TestResponseStreamShape(t *testing.T) {
 	}
 	jsonEqual(t, "call added", evs[8].raw, `{"type":"response.output_item.added","sequence_number":8,"output_index":1,
 		"item":{"type":"function_call","id":"fc_1","status":"in_progress","call_id":"call_A","name":"get_weather","arguments":""}}`)
-	jsonEqual(t, "arguments delta", evs[9].raw, `{"type":"response.function_call_arguments.delta","sequence_number":9,"item_id":"fc_1","output_index":1,"delta":"{\"ci"}`)
+	jsonEqual(t, "arguments delta", evs[9].raw, `{"type":"response.function_call_arguments.delta","sequence_number":9,"item_id":"fc_1","output_index":1,"delta":"{\"ci",
+		"obfuscation":"`+obfuscation("fc_1", 9, `{"ci`)+`"}`)
 	args := map[string]string{}
 	for _, e := range evs {
 		var p struct {

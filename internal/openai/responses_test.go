@@ -342,14 +342,15 @@ func TestResponseObjectShape(t *testing.T) {
 	a.Text = "Hi"
 	got := marshal(t, a.Object())
 	jsonEqual(t, "defaults", got, `{"id":"resp_1","object":"response","created_at":1741476542,"status":"completed",
-		"background":false,"completed_at":1741476542,"conversation":null,"error":null,"incomplete_details":null,
-		"instructions":null,"max_output_tokens":null,"max_tool_calls":null,"model":"gpt-4.1-2025-04-14",
+		"access_programs":{"cyber":"standard"},"background":false,"billing":{"payer":"developer"},
+		"completed_at":1741476542,"conversation":null,"error":null,"frequency_penalty":0,"incomplete_details":null,
+		"instructions":null,"max_output_tokens":null,"max_tool_calls":null,"model":"gpt-4.1-2025-04-14","moderation":null,
 		"output":[{"type":"message","id":"msg_1","status":"completed","role":"assistant","content":[{"type":"output_text","annotations":[],"logprobs":[],"text":"Hi"}]}],
-		"parallel_tool_calls":true,"previous_response_id":null,"prompt_cache_key":null,"prompt_cache_retention":null,
+		"parallel_tool_calls":true,"presence_penalty":0,"previous_response_id":null,"prompt_cache_key":null,"prompt_cache_retention":null,
 		"reasoning":{"effort":null,"summary":null},"safety_identifier":null,"service_tier":"default","store":true,
 		"temperature":1,"text":{"format":{"type":"text"},"verbosity":"medium"},"tool_choice":"auto","tools":[],
 		"top_logprobs":0,"top_p":1,"truncation":"disabled",
-		"usage":{"input_tokens":1100,"input_tokens_details":{"cached_tokens":1024},"output_tokens":7,"output_tokens_details":{"reasoning_tokens":3},"total_tokens":1107},
+		"usage":{"input_tokens":1100,"input_tokens_details":{"cache_write_tokens":0,"cached_tokens":1024},"output_tokens":7,"output_tokens_details":{"reasoning_tokens":3},"total_tokens":1107},
 		"user":null,"metadata":{}}`)
 	if bytes.Contains(got, []byte("output_text\":")) {
 		t.Errorf("object has an output_text field: %s", got)
