@@ -5,9 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // This file holds what makes a reasoning model (a catalog model of kind
@@ -149,24 +147,4 @@ func encryptedContent(id, thinking string) string {
 		raw = append(raw, block[:]...)
 	}
 	return "gAAAAAB" + base64.URLEncoding.EncodeToString(raw)
-}
-
-// obfuscationAlphabet is the characters real obfuscation strings use.
-const obfuscationAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-
-// obfuscation is the padding a stream delta carries in its obfuscation
-// field, so that deltas do not give away their length: in real streams the
-// delta and the padding together make 16 characters for every delta
-// shorter than that. For longer deltas this pads to the next multiple of
-// 16 (inferred: no real capture of one was found). The characters derive
-// from the item ID and the event's sequence number, so a stream is the same
-// every time it is rendered.
-func obfuscation(itemID string, seq int, delta string) string {
-	n := 16 - utf8.RuneCountInString(delta)%16
-	sum := sha256.Sum256([]byte(itemID + "\x00" + strconv.Itoa(seq)))
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = obfuscationAlphabet[int(sum[i%len(sum)]+byte(i/len(sum)))%len(obfuscationAlphabet)]
-	}
-	return string(b)
 }
