@@ -281,9 +281,11 @@ func rolesOf(ms []scenario.Message) []string {
 }
 
 // A conversation counts against the session's history bound with every
-// item it keeps: the items routes refuse what would outgrow it, a
-// Responses request whose input would is refused before any reply is used,
-// and nothing changes.
+// item it keeps: items that could never fit (alone past history.max_bytes)
+// are refused, on the items routes and as a Responses input, before any
+// reply is used, and nothing changes; items that fit only without the
+// conversation's oldest ones push those out, as the history evicts its
+// oldest records.
 func TestConversationsAreBoundedByTheHistory(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
@@ -291,26 +293,28 @@ func TestConversationsAreBoundedByTheHistory(t *testing.T) {
 	sess.Chat("any").Responds("ok").Repeat()
 	client := clientFor(sess, "k")
 	ctx := t.Context()
-	big := strings.Repeat("x", 12<<10)
+	item := func(text string) []responses.ResponseInputItemUnionParam {
+		return []responses.ResponseInputItemUnionParam{convMessage(text, responses.EasyInputMessageRoleUser)}
+	}
+	a, b, tooBig := "A"+strings.Repeat("x", 10<<10), "B"+strings.Repeat("x", 10<<10), strings.Repeat("x", 20<<10)
 
-	conv, err := client.Conversations.New(ctx, conversations.ConversationNewParams{
-		Items: []responses.ResponseInputItemUnionParam{convMessage(big, responses.EasyInputMessageRoleUser)}})
+	conv, err := client.Conversations.New(ctx, conversations.ConversationNewParams{Items: item(a)})
 	require.NoError(t, err)
-	_, err = client.Conversations.Items.New(ctx, conv.ID, conversations.ItemNewParams{
-		Items: []responses.ResponseInputItemUnionParam{convMessage(big, responses.EasyInputMessageRoleUser)}})
-	rsWantError(t, "items past the bound", err, http.StatusBadRequest, "", "items")
-	_, err = client.Responses.New(ctx, responses.ResponseNewParams{Model: rsModel, Input: rsString(big),
-		Conversation: responses.ResponseNewParamsConversationUnion{OfString: openai.String(conv.ID)}})
-	rsWantError(t, "input past the bound", err, http.StatusBadRequest, "", "input")
-	assert.Len(t, convItemTexts(t, client, conv.ID), 1)
-	_, err = client.Conversations.New(ctx, conversations.ConversationNewParams{
-		Items: []responses.ResponseInputItemUnionParam{convMessage(big+big, responses.EasyInputMessageRoleUser)}})
-	rsWantError(t, "a conversation past the bound at creation", err, http.StatusBadRequest, "", "items")
+	_, err = client.Conversations.Items.New(ctx, conv.ID, conversations.ItemNewParams{Items: item(b)})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"user: " + b}, convItemTexts(t, client, conv.ID), "the oldest item made room")
 
-	// A turn that fits is appended; the history keeps the conversation as
-	// its newest record, so storing responses evicts older ones first.
+	_, err = client.Conversations.Items.New(ctx, conv.ID, conversations.ItemNewParams{Items: item(tooBig)})
+	rsWantError(t, "items that never fit", err, http.StatusBadRequest, "", "items")
+	_, err = client.Responses.New(ctx, responses.ResponseNewParams{Model: rsModel, Input: rsString(tooBig),
+		Conversation: responses.ResponseNewParamsConversationUnion{OfString: openai.String(conv.ID)}})
+	rsWantError(t, "input that never fits", err, http.StatusBadRequest, "", "input")
+	_, err = client.Conversations.New(ctx, conversations.ConversationNewParams{Items: item(tooBig)})
+	rsWantError(t, "a conversation that never fits", err, http.StatusBadRequest, "", "items")
+	assert.Equal(t, []string{"user: " + b}, convItemTexts(t, client, conv.ID), "refusals change nothing")
+
 	r := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString("short"),
 		Conversation: responses.ResponseNewParamsConversationUnion{OfString: openai.String(conv.ID)}}, false)
 	assert.Equal(t, "ok", r.OutputText())
-	assert.Len(t, convItemTexts(t, client, conv.ID), 3)
+	assert.Equal(t, []string{"user: " + b, "user: short", "assistant: ok"}, convItemTexts(t, client, conv.ID))
 }

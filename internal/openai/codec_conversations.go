@@ -150,7 +150,7 @@ func conversation(x *provider.Exchange, id string) provider.Response {
 			return provider.Response{Err: MissingParameter("metadata")}
 		}
 		m := cloneMetadata(b.Metadata)
-		return updated(x, id, "metadata", func(c *StoredConversation) *StoredConversation { return c.withMetadata(m) })
+		return updated(x, id, "metadata", func(c *StoredConversation) *StoredConversation { return c.withMetadata(m) }, nil)
 	case http.MethodDelete:
 		if !x.Runtime.Forget(id) {
 			return provider.Response{Err: ConversationNotFound(id)}
@@ -179,7 +179,7 @@ func conversationItems(x *provider.Exchange, id string) provider.Response {
 		if err != nil {
 			return provider.Response{Err: err}
 		}
-		res := updated(x, id, "items", func(c *StoredConversation) *StoredConversation { return c.with(items) })
+		res := updated(x, id, "items", func(c *StoredConversation) *StoredConversation { return c.with(items) }, items)
 		if res.Err != nil {
 			return res
 		}
@@ -231,7 +231,7 @@ func conversationItem(x *provider.Exchange, id, itemID string) provider.Response
 			return nil
 		}
 		return c.without(i)
-	})
+	}, nil)
 	if missing {
 		return provider.Response{Err: ConversationItemNotFound(itemID)}
 	}
@@ -240,9 +240,11 @@ func conversationItem(x *provider.Exchange, id, itemID string) provider.Response
 
 // updated stores what change makes of conversation id, atomically, and
 // answers the conversation object; change returns nil to change nothing.
-// A conversation that would keep more than the history's max bytes is
-// refused (param names what grew it), and nothing changes.
-func updated(x *provider.Exchange, id, param string, change func(*StoredConversation) *StoredConversation) provider.Response {
+// added are the items change adds: when they alone would keep more than
+// the history's max bytes they are refused (param names them) and nothing
+// changes; when they fit only without the conversation's oldest items,
+// those are dropped (trimmedTo).
+func updated(x *provider.Exchange, id, param string, change func(*StoredConversation) *StoredConversation, added []Item) provider.Response {
 	var tooLarge bool
 	var limit int64
 	r, ok := x.Runtime.Update(id, func(old runtime.Stored, maxBytes int64) runtime.Stored {
@@ -250,14 +252,14 @@ func updated(x *provider.Exchange, id, param string, change func(*StoredConversa
 		if !isConv {
 			return nil
 		}
+		if tooLarge, limit = added != nil && c.only(added).Size() > maxBytes, maxBytes; tooLarge {
+			return nil
+		}
 		n := change(c)
 		if n == nil {
 			return nil
 		}
-		if tooLarge, limit = n.Size() > maxBytes, maxBytes; tooLarge {
-			return nil
-		}
-		return n
+		return n.trimmedTo(maxBytes)
 	})
 	c, isConv := r.(*StoredConversation)
 	switch {

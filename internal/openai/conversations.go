@@ -86,10 +86,20 @@ func (c *StoredConversation) withMetadata(m map[string]string) *StoredConversati
 	return &n
 }
 
+// only returns a copy of c that holds items and nothing else: what c
+// would be at the least once items are added and its older ones dropped.
+func (c *StoredConversation) only(items []Item) *StoredConversation {
+	n := *c
+	n.Items = items
+	return &n
+}
+
 // trimmedTo drops the oldest items of c until it keeps at most maxBytes.
 // The API keeps every item of a conversation; a session keeps at most its
 // history's max bytes, and a conversation that outgrows them by itself
-// loses its oldest items, as the history loses its oldest records.
+// loses its oldest items, as the history loses its oldest records. Items
+// that cannot fit even alone are refused before they are added
+// (ConversationTooLarge), so the newest items always stay.
 func (c *StoredConversation) trimmedTo(maxBytes int64) *StoredConversation {
 	size := c.Size()
 	drop := 0
@@ -148,12 +158,12 @@ func ConversationItemNotFound(id string) *Error {
 }
 
 // ConversationTooLarge answers items that a conversation cannot take
-// because, with them, it alone would keep more than the session's history
-// may (history.max_bytes). The real API has no such bound; the wording is
+// because they alone would keep more than the session's history may
+// (history.max_bytes). The real API has no such bound; the wording is
 // this server's, and names the setting to raise.
 func ConversationTooLarge(id, param string, maxBytes int64) *Error {
 	return invalidRequest(http.StatusBadRequest, "", param,
-		"Conversation with id '%s' cannot take these items: it would keep more than this session's history keeps (history.max_bytes %d). Raise the session's history.max_bytes, or start a new conversation.", id, maxBytes)
+		"Conversation with id '%s' cannot take these items: they alone keep more than this session's history keeps (history.max_bytes %d). Raise the session's history.max_bytes.", id, maxBytes)
 }
 
 // arrayTooLong answers an array with more elements than param takes, in

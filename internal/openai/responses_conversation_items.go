@@ -21,17 +21,18 @@ func openConversation(rt *runtime.Runtime, id string) (*StoredConversation, *Err
 	return c, nil
 }
 
-// fits refuses input that the conversation cannot take: with it, the
-// conversation alone would keep more than the history's max bytes. The
-// refusal comes before any reply is reserved, so the session is unchanged.
-// The output, unknown yet, is not counted: a turn whose output outgrows
-// the bound drops the conversation's oldest items (appendTurn).
+// fits refuses input that the conversation can never take: input that by
+// itself, in a conversation of nothing else, would keep more than the
+// history's max bytes. The refusal comes before any reply is reserved, so
+// the session is unchanged. Input that fits only without the
+// conversation's oldest items is answered, and those items are dropped
+// once the turn is appended (appendTurn).
 func (c *StoredConversation) fits(rt *runtime.Runtime, input []Item) *Error {
 	if c == nil {
 		return nil
 	}
 	maxBytes := rt.Settings().HistoryMaxBytes
-	if c.Size()+ItemsSize(input) > maxBytes {
+	if c.only(input).Size() > maxBytes {
 		return ConversationTooLarge(c.ID, "input", maxBytes)
 	}
 	return nil
