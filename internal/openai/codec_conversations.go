@@ -38,7 +38,7 @@ func readConversationBody(x *provider.Exchange) (*conversationBody, *Error) {
 	if err := decodeBody(body, &b); err != nil {
 		return nil, err
 	}
-	return &b, checkMetadata(b.Metadata)
+	return &b, checkConversationMetadata(b.Metadata)
 }
 
 // decodeItems reads items (an array of at most 20 input items, each
@@ -53,7 +53,7 @@ func decodeItems(x *provider.Exchange, raw json.RawMessage) ([]Item, *Error) {
 		return nil, InvalidType("items", "an array", describeJSONValue(provider.JSONKind(raw)))
 	}
 	if len(elems) > maxConversationItems {
-		return nil, arrayTooLong("items", maxConversationItems, len(elems))
+		return nil, itemsTooLong("items", maxConversationItems, len(elems))
 	}
 	r := &ResponsesRequest{items: make([]Item, 0, len(elems))}
 	for i, data := range elems {
@@ -95,7 +95,7 @@ func serveConversations(x *provider.Exchange) provider.Response {
 		return provider.Response{Err: err}
 	}
 	c := &StoredConversation{ID: newConversationID(x.Runtime), CreatedAt: x.Runtime.Now().Unix(),
-		Metadata: cloneMetadata(b.Metadata), Items: items}
+		Metadata: detachMetadata(b.Metadata), Items: items}
 	if maxBytes := x.Runtime.Settings().HistoryMaxBytes; c.Size() > maxBytes {
 		return provider.Response{Err: ConversationTooLarge(c.ID, "items", maxBytes)}
 	}
@@ -128,18 +128,18 @@ func serveConversationByID(x *provider.Exchange) provider.Response {
 	case id == "":
 		return provider.Response{Err: apierr.RouteNotFound(method, path, "")}
 	case sub == "":
-		return route("GET, POST, DELETE", func() provider.Response { return conversation(x, id) })
+		return route("GET, POST, DELETE", func() provider.Response { return serveConversation(x, id) })
 	case sub == "items":
-		return route("GET, POST", func() provider.Response { return conversationItems(x, id) })
+		return route("GET, POST", func() provider.Response { return serveConversationItems(x, id) })
 	case deeper && itemID != "" && !strings.Contains(itemID, "/"):
-		return route("GET, DELETE", func() provider.Response { return conversationItem(x, id, itemID) })
+		return route("GET, DELETE", func() provider.Response { return serveConversationItem(x, id, itemID) })
 	default:
 		return provider.Response{Err: apierr.RouteNotFound(method, path, "")}
 	}
 }
 
-// conversation serves GET, POST (metadata) and DELETE of conversation id.
-func conversation(x *provider.Exchange, id string) provider.Response {
+// serveConversation serves GET, POST (metadata) and DELETE of conversation id.
+func serveConversation(x *provider.Exchange, id string) provider.Response {
 	switch x.Request.Method {
 	case http.MethodPost:
 		b, err := readConversationBody(x)
@@ -149,8 +149,8 @@ func conversation(x *provider.Exchange, id string) provider.Response {
 		if b.Metadata == nil {
 			return provider.Response{Err: MissingParameter("metadata")}
 		}
-		m := cloneMetadata(b.Metadata)
-		return updated(x, id, "metadata", func(c *StoredConversation) *StoredConversation { return c.withMetadata(m) }, nil)
+		m := detachMetadata(b.Metadata)
+		return updateConversation(x, id, "metadata", func(c *StoredConversation) *StoredConversation { return c.withMetadata(m) }, nil)
 	case http.MethodDelete:
 		if !x.Runtime.Forget(id) {
 			return provider.Response{Err: ConversationNotFound(id)}
@@ -164,9 +164,9 @@ func conversation(x *provider.Exchange, id string) provider.Response {
 	return provider.Response{JSON: c.Object()}
 }
 
-// conversationItems serves GET (a page of items) and POST (add items) of
+// serveConversationItems serves GET (a page of items) and POST (add items) of
 // conversation id's items.
-func conversationItems(x *provider.Exchange, id string) provider.Response {
+func serveConversationItems(x *provider.Exchange, id string) provider.Response {
 	if x.Request.Method == http.MethodPost {
 		b, err := readConversationBody(x)
 		if err != nil {
@@ -179,7 +179,7 @@ func conversationItems(x *provider.Exchange, id string) provider.Response {
 		if err != nil {
 			return provider.Response{Err: err}
 		}
-		res := updated(x, id, "items", func(c *StoredConversation) *StoredConversation { return c.with(items) }, items)
+		res := updateConversation(x, id, "items", func(c *StoredConversation) *StoredConversation { return c.with(items) }, items)
 		if res.Err != nil {
 			return res
 		}
@@ -210,9 +210,9 @@ func conversationItems(x *provider.Exchange, id string) provider.Response {
 	return provider.Response{JSON: NewItemList(page, more)}
 }
 
-// conversationItem serves GET (the item) and DELETE (the conversation
+// serveConversationItem serves GET (the item) and DELETE (the conversation
 // without it) of item itemID of conversation id.
-func conversationItem(x *provider.Exchange, id, itemID string) provider.Response {
+func serveConversationItem(x *provider.Exchange, id, itemID string) provider.Response {
 	c, ok := lookupConversation(x.Runtime, id)
 	if !ok {
 		return provider.Response{Err: ConversationNotFound(id)}
@@ -225,7 +225,7 @@ func conversationItem(x *provider.Exchange, id, itemID string) provider.Response
 		return provider.Response{JSON: c.Items[i]}
 	}
 	var missing bool
-	res := updated(x, id, "", func(c *StoredConversation) *StoredConversation {
+	res := updateConversation(x, id, "", func(c *StoredConversation) *StoredConversation {
 		i := c.item(itemID)
 		if missing = i < 0; missing {
 			return nil
@@ -238,13 +238,13 @@ func conversationItem(x *provider.Exchange, id, itemID string) provider.Response
 	return res
 }
 
-// updated stores what change makes of conversation id, atomically, and
+// updateConversation stores what change makes of conversation id, atomically, and
 // answers the conversation object; change returns nil to change nothing.
 // added are the items change adds: when they alone would keep more than
 // the history's max bytes they are refused (param names them) and nothing
 // changes; when they fit only without the conversation's oldest items,
 // those are dropped (trimmedTo).
-func updated(x *provider.Exchange, id, param string, change func(*StoredConversation) *StoredConversation, added []Item) provider.Response {
+func updateConversation(x *provider.Exchange, id, param string, change func(*StoredConversation) *StoredConversation, added []Item) provider.Response {
 	var tooLarge bool
 	var limit int64
 	r, ok := x.Runtime.Update(id, func(old runtime.Stored, maxBytes int64) runtime.Stored {

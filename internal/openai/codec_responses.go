@@ -119,8 +119,11 @@ func serveResponses(x *provider.Exchange) provider.Response {
 		out.Delivered = func() { x.Runtime.Store(stored) }
 	}
 	if conv != nil && answer.Failure == nil && x.StreamError == nil {
+		// The turn joins the conversation once delivered, store:false or
+		// not (the API documents no exception; inferred), and not when
+		// the response failed.
 		output := answer.OutputItems()
-		out.Delivered = then(out.Delivered, func() { appendTurn(x.Runtime, conv.ID, input, output) })
+		out.Delivered = thenDeliver(out.Delivered, func() { appendTurn(x.Runtime, conv.ID, input, output) })
 	}
 	if !req.Stream {
 		out.JSON = answer.Object()

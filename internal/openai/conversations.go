@@ -17,10 +17,10 @@ const conversationOverhead = 512
 // POST .../items), and metadata of at most 16 pairs, keys of at most 64
 // characters and values of at most 512.
 const (
-	maxConversationItems = 20
-	maxMetadataPairs     = 16
-	maxMetadataKey       = 64
-	maxMetadataValue     = 512
+	maxConversationItems      = 20
+	conversationMetadataPairs = 16
+	conversationMetadataKey   = 64
+	conversationMetadataValue = 512
 )
 
 // conversationIDLength is the length of the hex part of a conversation
@@ -166,41 +166,41 @@ func ConversationTooLarge(id, param string, maxBytes int64) *Error {
 		"Conversation with id '%s' cannot take these items: they alone keep more than this session's history keeps (history.max_bytes %d). Raise the session's history.max_bytes.", id, maxBytes)
 }
 
-// arrayTooLong answers an array with more elements than param takes, in
+// itemsTooLong answers an array with more elements than param takes, in
 // the API's words for array bounds (array_above_max_length); seen on other
 // arrays, inferred for items.
-func arrayTooLong(param string, maximum, got int) *Error {
+func itemsTooLong(param string, maximum, got int) *Error {
 	return invalidRequest(http.StatusBadRequest, "array_above_max_length", param,
 		"Invalid '%s': array too long. Expected an array with maximum length %d, but got an array with length %d instead.", param, maximum, got)
 }
 
-// checkMetadata applies the API's metadata bounds. The count's wording is
+// checkConversationMetadata applies the API's metadata bounds. The count's wording is
 // the one the Responses API answers; those of the lengths follow its
 // string bounds (string_above_max_length) and are inferred.
-func checkMetadata(m map[string]string) *Error {
-	if len(m) > maxMetadataPairs {
+func checkConversationMetadata(m map[string]string) *Error {
+	if len(m) > conversationMetadataPairs {
 		return invalidRequest(http.StatusBadRequest, "object_above_max_properties", "metadata",
-			"Invalid 'metadata': too many properties. Expected an object with at most %d properties, but got an object with %d properties instead.", maxMetadataPairs, len(m))
+			"Invalid 'metadata': too many properties. Expected an object with at most %d properties, but got an object with %d properties instead.", conversationMetadataPairs, len(m))
 	}
 	for _, k := range slices.Sorted(maps.Keys(m)) {
-		if len(k) > maxMetadataKey {
-			return stringTooLong("metadata", maxMetadataKey, len(k))
+		if len(k) > conversationMetadataKey {
+			return metadataStringTooLong("metadata", conversationMetadataKey, len(k))
 		}
-		if v := m[k]; len(v) > maxMetadataValue {
-			return stringTooLong("metadata."+k, maxMetadataValue, len(v))
+		if v := m[k]; len(v) > conversationMetadataValue {
+			return metadataStringTooLong("metadata."+k, conversationMetadataValue, len(v))
 		}
 	}
 	return nil
 }
 
-func stringTooLong(param string, maximum, got int) *Error {
+func metadataStringTooLong(param string, maximum, got int) *Error {
 	return invalidRequest(http.StatusBadRequest, "string_above_max_length", param,
 		"Invalid '%s': string too long. Expected a string with maximum length %d, but got a string with length %d instead.", param, maximum, got)
 }
 
-// cloneMetadata copies m's strings, so that a stored conversation keeps
+// detachMetadata copies m's strings, so that a stored conversation keeps
 // nothing of the request body; nil becomes empty, as the API answers {}.
-func cloneMetadata(m map[string]string) map[string]string {
+func detachMetadata(m map[string]string) map[string]string {
 	out := make(map[string]string, len(m))
 	for k, v := range m {
 		out[strings.Clone(k)] = strings.Clone(v)

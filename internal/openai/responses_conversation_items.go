@@ -64,9 +64,9 @@ func conversationExclusive() *Error {
 		"Mutually exclusive parameters: ''. Ensure you are only providing one of: 'pre..._id' or 'conversation'.")
 }
 
-// then returns a function that runs first and then second; either may be
-// nil.
-func then(first, second func()) func() {
+// thenDeliver returns a Delivered hook that runs first and then second;
+// either may be nil.
+func thenDeliver(first, second func()) func() {
 	switch {
 	case first == nil:
 		return second

@@ -36,21 +36,21 @@ func storedItem(rt *runtime.Runtime, id string) (Item, bool) {
 		switch r := s.(type) {
 		case *StoredResponse:
 			holds = r.Input
-			if it, ok := findItem(r.Output(), id); ok {
+			if it, ok := itemByID(r.Output(), id); ok {
 				found = it
 				return true
 			}
 		case *StoredConversation:
 			holds = r.Items
 		}
-		it, ok := findItem(holds, id)
+		it, ok := itemByID(holds, id)
 		found = it
 		return ok
 	})
 	return found, ok
 }
 
-func findItem(items []Item, id string) (Item, bool) {
+func itemByID(items []Item, id string) (Item, bool) {
 	for _, it := range items {
 		if it.ID == id && it.Type != "item_reference" {
 			return it, true
