@@ -1,6 +1,7 @@
 package llmtest_test
 
 import (
+	"fmt"
 	"net/http"
 	"regexp"
 	"slices"
@@ -317,4 +318,53 @@ func TestConversationsAreBoundedByTheHistory(t *testing.T) {
 		Conversation: responses.ResponseNewParamsConversationUnion{OfString: openai.String(conv.ID)}}, false)
 	assert.Equal(t, "ok", r.OutputText())
 	assert.Equal(t, []string{"user: " + b, "user: short", "assistant: ok"}, convItemTexts(t, client, conv.ID))
+}
+
+// Bad bodies and routes of the Conversations API are 4xx in the API's
+// envelope, and change nothing.
+func TestConversationsBadInput(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	sess := srv.NewSession(t)
+	client := clientFor(sess, "k")
+	conv, err := client.Conversations.New(t.Context(), conversations.ConversationNewParams{
+		Items: []responses.ResponseInputItemUnionParam{convMessage("Hi", responses.EasyInputMessageRoleUser)}})
+	require.NoError(t, err)
+	base := sess.BaseURL() + "/conversations"
+	headers := join(selectorOf(sess), bearer("k"))
+	many := make([]string, 17)
+	for i := range many {
+		many[i] = fmt.Sprintf(`"k%d":"v"`, i)
+	}
+	for _, tt := range []struct {
+		name, method, url, body string
+		status                  int
+		code, param             string
+	}{
+		{"not JSON", "POST", base, "{", 400, "", ""},
+		{"items not an array", "POST", base, `{"items":{}}`, 400, "invalid_type", "items"},
+		{"an item without role", "POST", base, `{"items":[{"content":"Hi"}]}`, 400, "invalid_value", "items[0]"},
+		{"metadata of 17 pairs", "POST", base, `{"metadata":{` + strings.Join(many, ",") + `}}`, 400, "object_above_max_properties", "metadata"},
+		{"a metadata value too long", "POST", base, `{"metadata":{"k":"` + strings.Repeat("v", 513) + `"}}`, 400, "string_above_max_length", "metadata.k"},
+		{"an update without metadata", "POST", base + "/" + conv.ID, `{}`, 400, "missing_required_parameter", "metadata"},
+		{"items added without items", "POST", base + "/" + conv.ID + "/items", `{}`, 400, "missing_required_parameter", "items"},
+		{"a bad limit", "GET", base + "/" + conv.ID + "/items?limit=0", "", 400, "integer_below_min_value", "limit"},
+		{"a bad order", "GET", base + "/" + conv.ID + "/items?order=up", "", 400, "invalid_value", "order"},
+		{"an unknown after", "GET", base + "/" + conv.ID + "/items?after=msg_x", "", 400, "", "after"},
+		{"PUT", "PUT", base + "/" + conv.ID, `{}`, 405, "", ""},
+		{"a deeper path", "GET", base + "/" + conv.ID + "/items/msg_1/more", "", 404, "", ""},
+	} {
+		r := call(t, srv.Client(), tt.method, tt.url, tt.body, headers...)
+		require.Equal(t, tt.status, r.status, "%s: %s", tt.name, r.body)
+		code, typ, param, _ := r.apiError(t)
+		if tt.status == 400 {
+			assert.Equal(t, "invalid_request_error", typ, tt.name)
+			assert.Equal(t, tt.code, code, tt.name)
+			assert.Equal(t, tt.param, param, tt.name)
+		}
+	}
+	got, err := client.Conversations.Get(t.Context(), conv.ID)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{}, got.Metadata)
+	assert.Equal(t, []string{"user: Hi"}, convItemTexts(t, client, conv.ID))
 }

@@ -196,6 +196,9 @@ func serveConversationItems(x *provider.Exchange, id string) provider.Response {
 		if err != nil {
 			return provider.Response{Err: InvalidType("limit", "an integer", "a string")}
 		}
+		if n < 1 {
+			return provider.Response{Err: integerBelow("limit", 1, int64(n))} // PageItems reads 0 as the default
+		}
 		limit = n
 	}
 	page, more, err := PageItems(c.Items, q.Get("after"), limit, q.Get("order"))
