@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -116,7 +117,7 @@ func serveConversationByID(x *provider.Exchange) provider.Response {
 	id, sub, _ := strings.Cut(strings.TrimPrefix(path, conversationsPath+"/"), "/")
 	method := x.Request.Method
 	route := func(allowed string, serve func() provider.Response) provider.Response {
-		if !strings.Contains(allowed, method) {
+		if !slices.Contains(strings.Split(allowed, ", "), method) {
 			return provider.Response{Err: apierr.MethodNotAllowed(method, path, allowed)}
 		}
 		if _, ok := lookupConversation(x.Runtime, id); !ok {
