@@ -368,3 +368,27 @@ func TestConversationsBadInput(t *testing.T) {
 	assert.Equal(t, map[string]any{}, got.Metadata)
 	assert.Equal(t, []string{"user: Hi"}, convItemTexts(t, client, conv.ID))
 }
+
+// A tool loop in a conversation: the call the first response made is in
+// the conversation, so the next request sends only its output.
+func TestResponsesConversationToolLoop(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	sess := srv.NewSession(t)
+	sess.Chat("answer").When(scenario.HasToolResult("get_weather")).Responds("Sunny.")
+	sess.Chat("ask").When(scenario.ToolOffered("get_weather")).CallsTool("get_weather", `{"city":"Paris"}`)
+	client := clientFor(sess, "k")
+	conv, err := client.Conversations.New(t.Context(), conversations.ConversationNewParams{})
+	require.NoError(t, err)
+	inConv := responses.ResponseNewParamsConversationUnion{OfString: openai.String(conv.ID)}
+
+	r1 := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Tools: rsWeatherTools(),
+		Input: rsString("Weather in Paris?"), Conversation: inConv}, false)
+	require.Len(t, r1.Output, 1)
+	call := r1.Output[0].AsFunctionCall()
+	r2 := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Tools: rsWeatherTools(),
+		Input: rsItems(rsCallOutput(call.CallID, "18°C, sunny")), Conversation: inConv}, false)
+	assert.Equal(t, "Sunny.", r2.OutputText())
+	assert.Equal(t, []string{"user: Weather in Paris?", "function_call", "function_call_output", "assistant: Sunny."},
+		convItemTexts(t, client, conv.ID))
+}
