@@ -387,7 +387,7 @@ func TestResponsesValidationThroughTheSDKs(t *testing.T) {
 			params: responses.ResponseNewParams{Model: rsModel, PreviousResponseID: openai.String(plain.ID),
 				Conversation: responses.ResponseNewParamsConversationUnion{OfString: openai.String("conv_1")}, Input: rsString("Hi")},
 			goReq:  &goopenai.CreateResponseRequest{Model: rsModel, PreviousResponseID: plain.ID, Conversation: "conv_1", Input: "Hi"},
-			status: 400, param: "conversation", message: "Mutually exclusive",
+			status: 400, code: "mutually_exclusive_parameters", message: "Mutually exclusive parameters",
 		},
 		{
 			name:   "missing model",

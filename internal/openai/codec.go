@@ -12,7 +12,8 @@ import (
 )
 
 // Codec is OpenAI's wire format on the provider seam: Chat Completions,
-// the Responses API, embeddings and the model catalog, under /v1.
+// the Responses API and its conversations, embeddings and the model
+// catalog, under /v1.
 type Codec struct{}
 
 var _ provider.Codec = Codec{}
@@ -31,6 +32,8 @@ func (Codec) Routes() []provider.Route {
 		{Method: http.MethodPost, Path: "/v1/embeddings", Serve: serveEmbeddings},
 		{Method: http.MethodPost, Path: "/v1/responses", Serve: serveResponses},
 		{Path: "/v1/responses/", Serve: serveResponseByID},
+		{Method: http.MethodPost, Path: conversationsPath, Serve: serveConversations},
+		{Path: conversationsPath + "/", Serve: serveConversationByID},
 		{Method: http.MethodGet, Path: "/v1/models", Serve: serveModels},
 		{Method: http.MethodGet, Path: "/v1/models/", Serve: serveModel},
 	}

@@ -44,8 +44,21 @@ func serveResponses(x *provider.Exchange) provider.Response {
 			return provider.Response{Err: PreviousResponseNotFound(req.PreviousResponseID)}
 		}
 	}
+	conv, err := openConversation(x.Runtime, req.ConversationID())
+	if err != nil {
+		return provider.Response{Err: err}
+	}
+	if conv != nil {
+		c.prior = conv.Items
+	}
 	newID := func(prefix string) string { return x.Runtime.NewID(prefix, idLength) }
-	input := req.InputItems(newID)
+	input, err := ResolveReferences(x.Runtime, req.InputItems(newID), req.Stores())
+	if err == nil {
+		err = conv.fits(x.Runtime, input)
+	}
+	if err != nil {
+		return provider.Response{Err: err}
+	}
 	items := append(slices.Clip(c.prior), input...)
 	if err := ValidateToolOutputs(items); err != nil {
 		return provider.Response{Err: err}
@@ -104,6 +117,13 @@ func serveResponses(x *provider.Exchange) provider.Response {
 			stored.Before = c.summarize(req.Model, norm, segments, head)
 		}
 		out.Delivered = func() { x.Runtime.Store(stored) }
+	}
+	if conv != nil && answer.Failure == nil && x.StreamError == nil {
+		// The turn joins the conversation once delivered, store:false or
+		// not (the API documents no exception; inferred), and not when
+		// the response failed.
+		output := answer.OutputItems()
+		out.Delivered = thenDeliver(out.Delivered, func() { appendTurn(x.Runtime, conv.ID, input, output) })
 	}
 	if !req.Stream {
 		out.JSON = answer.Object()
@@ -175,7 +195,7 @@ func serveResponseByID(x *provider.Exchange) provider.Response {
 		}
 		return replay(a.Stream(split, stored.TokensPerChunk), x.Request.URL.Query().Get("starting_after"))
 	case x.Request.Method == http.MethodDelete:
-		if !x.Runtime.Forget(id) {
+		if _, ok := lookupResponse(x.Runtime, id); !ok || !x.Runtime.Forget(id) {
 			return provider.Response{Err: ResponseNotFound(id)}
 		}
 		return provider.Response{JSON: NewResponseDeleted(id)}
@@ -273,6 +293,9 @@ func continueChain(rt *runtime.Runtime, id string) (continued, bool) {
 		if r, ok := l.(*StoredResponse); ok {
 			chain = append(chain, r)
 		}
+	}
+	if len(chain) == 0 || chain[len(chain)-1].ID != id {
+		return continued{}, false // id is another kind of record (a conversation)
 	}
 	c := continued{chain: chain}
 	if chain[0].Previous != "" {

@@ -271,7 +271,7 @@ func decodeItem(at string, data json.RawMessage) (Item, *Error) {
 	if err != nil {
 		return Item{}, err
 	}
-	typ := "message"
+	typ := untypedItem(o)
 	if t, ok := o.members["type"]; ok {
 		typ = ""
 		_ = json.Unmarshal(t, &typ) // a non-string type reads as '', as the API reports it
@@ -668,8 +668,7 @@ func (r *ResponsesRequest) decodeConversation() *Error {
 		return InvalidType("conversation", "one of a string or an object", describeJSONValue(k))
 	}
 	if r.conversationID != "" && r.PreviousResponseID != "" {
-		return invalidRequest(http.StatusBadRequest, "", "conversation",
-			"Mutually exclusive parameters: Ensure you are only providing one of: 'previous_response_id' or 'conversation'.")
+		return conversationExclusive()
 	}
 	return nil
 }

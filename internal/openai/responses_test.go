@@ -228,7 +228,7 @@ func TestResponsesDecodeRefuses(t *testing.T) {
 		{"prompt_cache_retention unknown", `{"model":"m",` + in + `,"prompt_cache_retention":"1h"}`, "invalid_value", "prompt_cache_retention"},
 		{"conversation a number", `{"model":"m",` + in + `,"conversation":1}`, "invalid_type", "conversation"},
 		{"conversation without id", `{"model":"m",` + in + `,"conversation":{}}`, "missing_required_parameter", "conversation.id"},
-		{"conversation and previous_response_id", `{"model":"m",` + in + `,"conversation":"conv_1","previous_response_id":"resp_1"}`, "", "conversation"},
+		{"conversation and previous_response_id", `{"model":"m",` + in + `,"conversation":"conv_1","previous_response_id":"resp_1"}`, "mutually_exclusive_parameters", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			req, err := DecodeResponsesRequest([]byte(tt.body))

@@ -13,18 +13,36 @@ type Stored interface {
 	Size() int64
 }
 
-// kept is one record of the history, with its size computed once.
+// kept is one record of the history, with its size computed once, and
+// the storing that kept it (see slot).
 type kept struct {
 	r    Stored
 	size int64
+	seq  uint64
+}
+
+// slot is one storing of the history's order: a record stored again under
+// the same ID (replaced or updated) takes a new slot, and the old slot,
+// whose seq no longer matches, is skipped.
+type slot struct {
+	id  string
+	seq uint64
 }
 
 // history keeps the last stored records of a runtime within the capacity
 // and max bytes of the settings, oldest first. The runtime's mu guards it.
 type history struct {
 	byID  map[string]kept
-	order []string // IDs in storing order; deleted ones are skipped
-	bytes int64    // sum of the sizes of byID's records
+	order []slot // storings in order; deleted and replaced ones are skipped
+	bytes int64  // sum of the sizes of byID's records
+	seq   uint64 // storings so far
+}
+
+// current reports whether s is the storing that keeps its record. The
+// caller holds mu.
+func (h *history) current(s slot) bool {
+	k, ok := h.byID[s.id]
+	return ok && k.seq == s.seq
 }
 
 // Store keeps r and evicts the oldest records until the history's capacity
@@ -40,18 +58,27 @@ func (rt *Runtime) Store(r Stored) bool {
 	if rt.retired || s.HistoryCapacity <= 0 || k.size > s.HistoryMaxBytes {
 		return false
 	}
-	if rt.history.byID == nil {
-		rt.history.byID = make(map[string]kept)
-	}
-	id := r.StoredID()
-	if old, ok := rt.history.byID[id]; ok {
-		rt.history.bytes -= old.size
-	}
-	rt.history.byID[id] = k
-	rt.history.bytes += k.size
-	rt.history.order = append(rt.history.order, id)
-	rt.trimHistory(s.HistoryCapacity)
+	rt.keep(k)
 	return true
+}
+
+// keep keeps k as the newest record, replacing one of its ID, and evicts
+// the oldest until the bounds hold again. The caller holds mu.
+func (rt *Runtime) keep(k kept) {
+	h := &rt.history
+	if h.byID == nil {
+		h.byID = make(map[string]kept)
+	}
+	id := k.r.StoredID()
+	if old, ok := h.byID[id]; ok {
+		h.bytes -= old.size
+	}
+	h.seq++
+	k.seq = h.seq
+	h.byID[id] = k
+	h.bytes += k.size
+	h.order = append(h.order, slot{id, k.seq})
+	rt.trimHistory(rt.settings.HistoryCapacity)
 }
 
 // trimHistory evicts the oldest records until at most capacity are kept
@@ -61,26 +88,31 @@ func (rt *Runtime) trimHistory(capacity int) {
 	maxBytes := rt.settings.HistoryMaxBytes
 	drop := 0
 	for (len(h.byID) > capacity || h.bytes > maxBytes) && drop < len(h.order) {
-		id := h.order[drop]
-		if k, ok := h.byID[id]; ok {
-			delete(h.byID, id)
-			h.bytes -= k.size
+		if s := h.order[drop]; h.current(s) {
+			h.bytes -= h.byID[s.id].size
+			delete(h.byID, s.id)
 		}
 		drop++
 	}
-	// Skip the IDs of deleted records at the front as well, so order
-	// never grows past what byID holds by more than the deletions since.
-	for drop < len(h.order) {
-		if _, ok := h.byID[h.order[drop]]; ok {
-			break
-		}
+	// Skip the slots of deleted and replaced records at the front as well.
+	for drop < len(h.order) && !h.current(h.order[drop]) {
 		drop++
 	}
-	if drop > 0 {
-		n := copy(h.order, h.order[drop:])
-		clear(h.order[n:])
-		h.order = h.order[:n]
+	n := copy(h.order, h.order[drop:])
+	if n > 2*len(h.byID)+16 {
+		// Stale slots behind the front (a conversation updated turn after
+		// turn leaves one per turn): compact, so that order stays within
+		// twice what byID holds, at a cost amortized over the storings.
+		kept := h.order[:0]
+		for _, s := range h.order[:n] {
+			if h.current(s) {
+				kept = append(kept, s)
+			}
+		}
+		n = len(kept)
 	}
+	clear(h.order[n:])
+	h.order = h.order[:n]
 }
 
 // Lookup returns the stored record id, if it is kept.

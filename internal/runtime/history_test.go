@@ -33,9 +33,9 @@ func keptIDs(rt *Runtime) []string {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	var ids []string
-	for _, id := range rt.history.order {
-		if _, ok := rt.history.byID[id]; ok {
-			ids = append(ids, id)
+	for _, s := range rt.history.order {
+		if rt.history.current(s) {
+			ids = append(ids, s.id)
 		}
 	}
 	return ids
