@@ -155,7 +155,7 @@ func newChatStream(a *ChatAnswer) *ChatStream {
 	s.head = strconv.AppendInt(s.head, a.Created, 10)
 	s.head = append(s.head, `,"model":`...)
 	s.head = append(s.head, s.marshal(a.Model)...)
-	s.head = append(s.head, `,"service_tier":"`+serviceTier+`","system_fingerprint":"`+SystemFingerprint+`","choices":[`...)
+	s.head = append(s.head, `,"service_tier":"`+serviceTier+`","system_fingerprint":"`+SystemFingerprint(a.Model)+`","choices":[`...)
 	return s
 }
 

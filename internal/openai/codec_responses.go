@@ -18,9 +18,10 @@ import (
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
-// idLength is the length of the random part of generated response and item
-// IDs, as the real API's.
-const idLength = 48
+// idLength is the length of the hexadecimal part of generated response and
+// item IDs ("resp_", "msg_", "fc_", "rs_"): real bodies of 2026 carry 50
+// lowercase hexadecimal digits ("resp_0f23…"), those of 2025 48.
+const idLength = 50
 
 // serveResponses serves POST /v1/responses. A previous_response_id rebuilds the
 // conversation from the session's history, so its identity and turns follow
@@ -44,7 +45,7 @@ func serveResponses(x *provider.Exchange) provider.Response {
 			return provider.Response{Err: PreviousResponseNotFound(req.PreviousResponseID)}
 		}
 	}
-	newID := func(prefix string) string { return x.Runtime.NewID(prefix, idLength) }
+	newID := func(prefix string) string { return x.Runtime.NewHexID(prefix, idLength) }
 	input := req.InputItems(newID)
 	items := append(slices.Clip(c.prior), input...)
 	if err := ValidateToolOutputs(items); err != nil {
