@@ -15,7 +15,10 @@ import (
 // the Responses API, embeddings and the model catalog, under /v1.
 type Codec struct{}
 
-var _ provider.Codec = Codec{}
+var (
+	_ provider.Codec   = Codec{}
+	_ provider.Aliaser = Codec{}
+)
 
 // Name implements provider.Codec.
 func (Codec) Name() string { return "openai" }
@@ -89,6 +92,9 @@ func mix64(z uint64) uint64 {
 	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
 	return z ^ (z >> 31)
 }
+
+// AliasOf implements provider.Aliaser.
+func (Codec) AliasOf(model string) string { return AliasOf(model) }
 
 // Catalog implements provider.Codec.
 func (Codec) Catalog() []string { return catalogIDs }

@@ -52,6 +52,7 @@ func serveChat(x *provider.Exchange) provider.Response {
 		Choices: req.Choices(),
 		Prompt:  prompt,
 	})
+	a.Model = answeredModel(norm.Model, reply.Model)
 	ca := chatAnswer(&a, req.Choices(), reply.FinishReason)
 	if !req.Stream {
 		return provider.Response{JSON: ca.Completion(), Reservation: res}

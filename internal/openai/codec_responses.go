@@ -127,6 +127,7 @@ func responseAnswer(x *provider.Exchange, req *ResponsesRequest, norm *scenario.
 		AfterToolCall: func() { itemIDs = append(itemIDs, newID(FunctionCallItemPrefix)) },
 		Prompt:        chatPrompt(norm, segments, nil),
 	})
+	a.Model = answeredModel(norm.Model, reply.Model)
 	now := a.Created.Unix()
 	ra := &ResponseAnswer{
 		ID: a.ID, CreatedAt: now, CompletedAt: now, Model: a.Model,
