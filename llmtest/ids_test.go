@@ -28,7 +28,7 @@ var (
 
 // sessionIDs are the IDs a session's first requests get.
 type sessionIDs struct {
-	Chat, ChatCall, ChatRequest, Fingerprint         string
+	Chat, ChatCall, ChatRequest, Fingerprint          string
 	Response, Message, ResponseCall, FunctionCallItem string
 	ResponseRequest                                   string
 }
