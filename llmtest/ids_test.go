@@ -1,6 +1,7 @@
 package llmtest_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"regexp"
 	"testing"
@@ -148,4 +149,29 @@ func TestAnthropicRequestIDsFollowTheSessionSequence(t *testing.T) {
 	assert.Regexp(t, `^req_011C[0-9a-z]{20}$`, a)
 	assert.NotEqual(t, a, b)
 	assert.Equal(t, first(srv.NewSession(t, session.WithIDSeed(9))), first(srv.NewSession(t, session.WithIDSeed(9))))
+}
+
+// Sessions created over the admin API with one id_seed answer with the
+// same IDs.
+func TestIDSeedOverTheAdminAPI(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	first := func(config string) (id, requestID string) {
+		c := createOverHTTP(t, srv, config)
+		r := call(t, srv.Client(), http.MethodPost, srv.URL()+"/v1/chat/completions", chatBody("gpt-4o-mini", "hi"),
+			session.HeaderSession, c.ID, session.HeaderSessionKey, c.Key, "Authorization", "Bearer k")
+		require.Equal(t, http.StatusOK, r.status, "body %s", r.body)
+		var body struct{ ID, Model string }
+		require.NoError(t, json.Unmarshal(r.body, &body))
+		assert.Equal(t, "gpt-4o-mini-2024-07-18", body.Model)
+		return body.ID, r.header.Get("X-Request-Id")
+	}
+	const seeded = `{"id_seed": 11, "scenarios":[{"name":"g","match":{},"replies":[{"text":"one"}]}]}`
+	id1, req1 := first(seeded)
+	id2, req2 := first(seeded)
+	assert.Equal(t, id1, id2)
+	assert.Equal(t, req1, req2)
+	id3, req3 := first(`{"scenarios":[{"name":"g","match":{},"replies":[{"text":"one"}]}]}`)
+	assert.NotEqual(t, id1, id3)
+	assert.NotEqual(t, req1, req3)
 }
