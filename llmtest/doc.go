@@ -74,7 +74,8 @@
 // (session.WithRateLimits), seeded chaos rules (session.WithChaos),
 // Idempotency-Key replays (session.WithIdempotency) and the context-window
 // check (on unless session.IgnoreContextWindow). sess.Assertions().Faults
-// counts the faults fired.
+// counts the faults fired. Generated IDs are unique to each session;
+// session.WithIDSeed makes them reproducible for golden files.
 //
 // WithClock runs a server on a clock.Fake, so that delays, pacing and
 // rate-limit windows move only when the test calls Advance; only the

@@ -50,6 +50,14 @@ type Config struct {
 	// Idempotency bounds the answers kept for requests that carry an
 	// Idempotency-Key.
 	Idempotency IdempotencyConfig `json:"idempotency"`
+	// IDSeed, when set, makes the IDs the session generates (chatcmpl-,
+	// resp_, msg_, call_ ... and the request-ID headers) the same on every
+	// run, for golden files; nil, the default, draws them from a random
+	// sequence of the session's own, unique across the sessions of a
+	// server. Creating the session or a reset starts the sequence; a new
+	// configuration restarts it only when it changes the seed (see
+	// WithIDSeed).
+	IDSeed *uint64 `json:"id_seed,omitempty"`
 }
 
 // IdempotencyConfig bounds the answers a session keeps for Idempotency-Key
@@ -311,6 +319,10 @@ func jsonConfigError(err error) *ConfigError {
 func (c Config) clone() Config {
 	c.Models = slices.Clone(c.Models)
 	c.RateLimits, c.Chaos = c.RateLimits.clone(), c.Chaos.clone()
+	if c.IDSeed != nil {
+		seed := *c.IDSeed
+		c.IDSeed = &seed
+	}
 	if c.Scenarios != nil {
 		scenarios := make([]scenario.Scenario, len(c.Scenarios))
 		for i := range c.Scenarios {
@@ -342,6 +354,7 @@ func (c *Config) settings() runtime.Settings {
 		},
 		RateLimits: c.RateLimits.settings(),
 		Chaos:      c.Chaos.settings(),
+		IDSeed:     c.clone().IDSeed, // a copy: the runtime keeps it
 	}
 }
 
@@ -357,5 +370,5 @@ func (c *Config) isZero() bool {
 	return c.BearerToken == "" && c.Models == nil && c.Scenarios == nil && c.Journal == JournalConfig{} &&
 		c.History == HistoryConfig{} && c.Videos == VideosConfig{} && c.Stream == StreamConfig{} &&
 		c.RateLimits == nil && c.Chaos == nil &&
-		!c.IgnoreContextWindow && c.Idempotency == IdempotencyConfig{}
+		!c.IgnoreContextWindow && c.Idempotency == IdempotencyConfig{} && c.IDSeed == nil
 }

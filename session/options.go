@@ -119,6 +119,20 @@ func WithIdempotency(capacity int, maxBytes int64) Option {
 	return optionFunc(func(c *Config) { c.Idempotency = IdempotencyConfig{Capacity: capacity, MaxBytes: maxBytes} })
 }
 
+// WithIDSeed makes the session's generated IDs (completion, response,
+// item and tool-call IDs, and the request-ID headers) reproducible from
+// seed, for golden files: two sessions with one seed, or one session after
+// a reset, give the same IDs to the same requests in the same order.
+// Without it every session draws its own random sequence, so that tests
+// sharing a server (and a database keyed by these IDs) never see one ID
+// twice; a seeded session gives up that guarantee against other sessions
+// with the same seed. A reconfiguration that changes the seed restarts
+// the sequence, which may then repeat IDs of responses the session still
+// stores: seed a session when it is created, or reset it.
+func WithIDSeed(seed uint64) Option {
+	return optionFunc(func(c *Config) { c.IDSeed = &seed })
+}
+
 // WithConfig replaces the whole configuration with cfg; later options apply
 // over it.
 func WithConfig(cfg Config) Option {

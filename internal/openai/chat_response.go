@@ -2,14 +2,25 @@ package openai
 
 import (
 	"encoding/json"
+	"fmt"
+	"hash/fnv"
 	"io"
 	"strconv"
 
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
-// SystemFingerprint is the system_fingerprint every completion carries.
-const SystemFingerprint = "fp_llmtest0001"
+// SystemFingerprint is the system_fingerprint of completions that name
+// model: "fp_" and 10 lowercase hexadecimal digits, as the real API's. The
+// real one names the backend configuration that served the request, and
+// stays the same for a model snapshot over many requests; here it is
+// derived from the model name alone (FNV-1a), so it is stable and differs
+// between snapshots.
+func SystemFingerprint(model string) string {
+	h := fnv.New64a()
+	h.Write([]byte(model))
+	return fmt.Sprintf("fp_%010x", h.Sum64()>>24)
+}
 
 // defaultServiceTier is the service_tier a completion reports when the
 // request names none.
@@ -167,7 +178,7 @@ func (a *ChatAnswer) Completion() *ChatCompletion {
 	}
 	return &ChatCompletion{
 		ID: a.ID, Object: "chat.completion", Created: a.Created, Model: a.Model,
-		Choices: choices, Usage: a.Usage, ServiceTier: a.serviceTier(), SystemFingerprint: SystemFingerprint,
+		Choices: choices, Usage: a.Usage, ServiceTier: a.serviceTier(), SystemFingerprint: SystemFingerprint(a.Model),
 	}
 }
 

@@ -194,7 +194,7 @@ func newChatStream(a *ChatAnswer, o ChatStreamOptions) *ChatStream {
 	s.head = append(s.head, s.marshal(a.Model)...)
 	s.head = append(s.head, `,"service_tier":`...)
 	s.head = append(s.head, s.marshal(a.serviceTier())...)
-	s.head = append(s.head, `,"system_fingerprint":"`+SystemFingerprint+`","choices":[`...)
+	s.head = append(s.head, `,"system_fingerprint":"`+SystemFingerprint(a.Model)+`","choices":[`...)
 	return s
 }
 

@@ -85,7 +85,7 @@ func TestStreamShape(t *testing.T) {
 			t.Errorf("event %d has a top-level error key", i)
 		}
 		if string(c["id"]) != `"chatcmpl-1"` || string(c["created"]) != "1700000000" || string(c["object"]) != `"chat.completion.chunk"` ||
-			string(c["system_fingerprint"]) != `"`+SystemFingerprint+`"` || string(c["service_tier"]) != `"default"` || string(c["model"]) != `"gpt-4.1-mini"` {
+			string(c["system_fingerprint"]) != `"`+SystemFingerprint("gpt-4.1-mini")+`"` || string(c["service_tier"]) != `"default"` || string(c["model"]) != `"gpt-4.1-mini"` {
 			t.Errorf("event %d: %s", i, data)
 		}
 		var choices []map[string]json.RawMessage

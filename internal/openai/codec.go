@@ -16,7 +16,10 @@ import (
 // catalog, under /v1.
 type Codec struct{}
 
-var _ provider.Codec = Codec{}
+var (
+	_ provider.Codec   = Codec{}
+	_ provider.Aliaser = Codec{}
+)
 
 // Name implements provider.Codec.
 func (Codec) Name() string { return "openai" }
@@ -70,10 +73,31 @@ func (Codec) RenderError(e *apierr.Error, _ uint64) (int, any) {
 // SetHeaders implements provider.Codec with the headers the real API sends
 // on every response.
 func (Codec) SetHeaders(h http.Header, serial uint64, elapsed time.Duration) {
-	h.Set("X-Request-Id", fmt.Sprintf("req_%032x", serial))
+	h.Set("X-Request-Id", RequestID(serial))
 	h.Set("Openai-Version", "2020-10-01")
 	h.Set("Openai-Processing-Ms", strconv.FormatInt(elapsed.Milliseconds(), 10))
 }
+
+// RequestID is the x-request-id of the runtime's request numbered serial:
+// "req_" and 32 lowercase hexadecimal digits, as the real API's. Serials
+// are unique per runtime and start at a random number (or one drawn from
+// the session's ID seed), and the digits mix the serial with two
+// bijections (splitmix64), so that IDs neither look like a counter nor
+// repeat across sessions.
+func RequestID(serial uint64) string {
+	return fmt.Sprintf("req_%016x%016x", mix64(serial), mix64(serial^0x5bd1e995_5bd1e995))
+}
+
+// mix64 is splitmix64's finalizer, a bijection of uint64.
+func mix64(z uint64) uint64 {
+	z += 0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// AliasOf implements provider.Aliaser.
+func (Codec) AliasOf(model string) string { return AliasOf(model) }
 
 // Catalog implements provider.Codec.
 func (Codec) Catalog() []string { return catalogIDs }

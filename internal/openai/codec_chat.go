@@ -56,6 +56,7 @@ func serveChat(x *provider.Exchange) provider.Response {
 		Prompt:    prompt,
 		Reasoning: chatReasoningRule(req.Model, body),
 	})
+	a.Model = answeredModel(norm.Model, reply.Model)
 	ca := chatAnswer(&a, req.Choices(), reply.FinishReason)
 	split := func(s string) []string { p, _ := tokens.SplitContext(x.Ctx, req.Model, s); return p }
 	withControls(ca, req, split)

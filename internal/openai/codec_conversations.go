@@ -65,7 +65,7 @@ func decodeItems(x *provider.Exchange, raw json.RawMessage) ([]Item, *Error) {
 		r.items = append(r.items, it)
 	}
 	items, err := ResolveReferences(x.Runtime, r.InputItems(func(prefix string) string {
-		return x.Runtime.NewID(prefix, idLength)
+		return x.Runtime.NewHexID(prefix, idLength)
 	}), true)
 	if err != nil {
 		return nil, err
@@ -76,12 +76,7 @@ func decodeItems(x *provider.Exchange, raw json.RawMessage) ([]Item, *Error) {
 // newConversationID returns "conv_" and 48 hex digits, drawn from the
 // runtime's sequence of IDs.
 func newConversationID(rt *runtime.Runtime) string {
-	const hexDigits = "0123456789abcdef"
-	b := []byte(rt.NewID("", conversationIDLength))
-	for i, c := range b {
-		b[i] = hexDigits[c%16]
-	}
-	return "conv_" + string(b)
+	return rt.NewHexID("conv_", conversationIDLength)
 }
 
 // serveConversations serves POST /v1/conversations: a new conversation of

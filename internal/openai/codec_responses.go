@@ -18,9 +18,10 @@ import (
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
-// idLength is the length of the random part of generated response and item
-// IDs, as the real API's.
-const idLength = 48
+// idLength is the length of the hexadecimal part of generated response and
+// item IDs ("resp_", "msg_", "fc_", "rs_"): real bodies of 2026 carry 50
+// lowercase hexadecimal digits ("resp_0f23…"), those of 2025 48.
+const idLength = 50
 
 // serveResponses serves POST /v1/responses. A previous_response_id rebuilds the
 // conversation from the session's history, so its identity and turns follow
@@ -51,7 +52,7 @@ func serveResponses(x *provider.Exchange) provider.Response {
 	if conv != nil {
 		c.prior = conv.Items
 	}
-	newID := func(prefix string) string { return x.Runtime.NewID(prefix, idLength) }
+	newID := func(prefix string) string { return x.Runtime.NewHexID(prefix, idLength) }
 	input, err := ResolveReferences(x.Runtime, req.InputItems(newID), req.Stores())
 	if err == nil {
 		err = conv.fits(x.Runtime, input)
@@ -147,6 +148,7 @@ func responseAnswer(x *provider.Exchange, req *ResponsesRequest, norm *scenario.
 		Prompt:        chatPrompt(norm, segments, nil),
 		Reasoning:     reasoningRule(req.Model, req.effort()),
 	})
+	a.Model = answeredModel(norm.Model, reply.Model)
 	now := a.Created.Unix()
 	ra := &ResponseAnswer{
 		ID: a.ID, CreatedAt: now, CompletedAt: now, Model: a.Model,

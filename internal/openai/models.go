@@ -38,6 +38,12 @@ type ModelInfo struct {
 	Created int64
 	OwnedBy string
 	Kind    ModelKind
+	// Snapshot is the dated snapshot the model's answers name: for an
+	// alias the snapshot it points to, for a snapshot (and a model without
+	// snapshots) its own ID. Alias is the alias of a snapshot, and empty
+	// for every other model.
+	Snapshot string
+	Alias    string
 	// Encoding names the tokenizer vocabulary ("o200k_base", "cl100k_base").
 	Encoding string
 	// ContextWindow is the most tokens one request may carry, its prompt
@@ -59,40 +65,56 @@ const (
 	encodingCl100k = "cl100k_base"
 )
 
-// catalog lists current model IDs with the creation times and owners the
-// real GET /v1/models reports for them, and the limits OpenAI documents.
-var catalog = []ModelInfo{
-	{ID: "gpt-4.1", Created: 1744316542, OwnedBy: "system", Kind: KindChat, Encoding: encodingO200k, ContextWindow: 1047576, MaxOutputTokens: 32768},
-	{ID: "gpt-4.1-mini", Created: 1744318173, OwnedBy: "system", Kind: KindChat, Encoding: encodingO200k, ContextWindow: 1047576, MaxOutputTokens: 32768},
-	{ID: "gpt-4.1-nano", Created: 1744321707, OwnedBy: "system", Kind: KindChat, Encoding: encodingO200k, ContextWindow: 1047576, MaxOutputTokens: 32768},
-	{ID: "gpt-4o", Created: 1715367049, OwnedBy: "system", Kind: KindChat, Encoding: encodingO200k, ContextWindow: 128000, MaxOutputTokens: 16384},
-	{ID: "gpt-4o-mini", Created: 1721172741, OwnedBy: "system", Kind: KindChat, Encoding: encodingO200k, ContextWindow: 128000, MaxOutputTokens: 16384},
-	{ID: "gpt-5", Created: 1754425777, OwnedBy: "system", Kind: KindReasoning, Encoding: encodingO200k, ContextWindow: 400000, MaxOutputTokens: 128000},
-	{ID: "gpt-5-mini", Created: 1754425928, OwnedBy: "system", Kind: KindReasoning, Encoding: encodingO200k, ContextWindow: 400000, MaxOutputTokens: 128000},
-	{ID: "gpt-5-nano", Created: 1754426384, OwnedBy: "system", Kind: KindReasoning, Encoding: encodingO200k, ContextWindow: 400000, MaxOutputTokens: 128000},
-	{ID: "o3", Created: 1744225308, OwnedBy: "system", Kind: KindReasoning, Encoding: encodingO200k, ContextWindow: 200000, MaxOutputTokens: 100000},
-	{ID: "o3-mini", Created: 1737146383, OwnedBy: "system", Kind: KindReasoning, Encoding: encodingO200k, ContextWindow: 200000, MaxOutputTokens: 100000},
-	{ID: "o4-mini", Created: 1744225351, OwnedBy: "system", Kind: KindReasoning, Encoding: encodingO200k, ContextWindow: 200000, MaxOutputTokens: 100000},
-	{ID: "o1", Created: 1734375816, OwnedBy: "system", Kind: KindReasoning, Encoding: encodingO200k, ContextWindow: 200000, MaxOutputTokens: 100000},
-	{ID: "gpt-4-turbo", Created: 1712361441, OwnedBy: "system", Kind: KindChat, Encoding: encodingCl100k, ContextWindow: 128000, MaxOutputTokens: 4096},
-	{ID: "gpt-4", Created: 1687882411, OwnedBy: "openai", Kind: KindChat, Encoding: encodingCl100k, ContextWindow: 8192, MaxOutputTokens: 8192},
-	{ID: "gpt-3.5-turbo", Created: 1677610602, OwnedBy: "openai", Kind: KindChat, Encoding: encodingCl100k, ContextWindow: 16385, MaxOutputTokens: 4096},
-	{ID: "text-embedding-3-small", Created: 1705948997, OwnedBy: "system", Kind: KindEmbedding, Encoding: encodingCl100k, ContextWindow: 8192, Dimensions: 1536, AcceptsDimensions: true},
-	{ID: "text-embedding-3-large", Created: 1705953180, OwnedBy: "system", Kind: KindEmbedding, Encoding: encodingCl100k, ContextWindow: 8192, Dimensions: 3072, AcceptsDimensions: true},
-	{ID: "text-embedding-ada-002", Created: 1671217299, OwnedBy: "openai-internal", Kind: KindEmbedding, Encoding: encodingCl100k, ContextWindow: 8192, Dimensions: 1536},
-	{ID: "sora-2", Created: 1759708615, OwnedBy: "system", Kind: KindVideo, Encoding: encodingO200k},
-	{ID: "sora-2-pro", Created: 1759708663, OwnedBy: "system", Kind: KindVideo, Encoding: encodingO200k},
+// catalog is every model the server knows, each alias followed by its
+// snapshots (see catalogFamilies), and byID indexes it.
+var (
+	catalog = flatten(catalogFamilies)
+	byID    = index(catalog)
+)
+
+func index(models []ModelInfo) map[string]int {
+	m := make(map[string]int, len(models))
+	for i, info := range models {
+		m[info.ID] = i
+	}
+	return m
 }
 
-// LookupModel returns what the catalog knows about id, and false for an ID
-// outside it.
+// LookupModel returns what the catalog knows about id, an alias or a dated
+// snapshot, and false for an ID outside it.
 func LookupModel(id string) (ModelInfo, bool) {
-	for _, m := range catalog {
-		if m.ID == id {
-			return m, true
-		}
+	if i, ok := byID[id]; ok {
+		return catalog[i], true
 	}
 	return ModelInfo{}, false
+}
+
+// SnapshotOf is the model the real API names in its answers to a request
+// for model: the dated snapshot an alias points to ("gpt-4o-mini" answers
+// as "gpt-4o-mini-2024-07-18"), a snapshot itself, and a model outside the
+// catalog (a fine-tune, a model of a session's allow-list) as named.
+func SnapshotOf(model string) string {
+	if info, ok := LookupModel(model); ok && info.Snapshot != "" {
+		return info.Snapshot
+	}
+	return model
+}
+
+// answeredModel is the model an answer to a request for requested names:
+// the reply's own model when it scripts one, else requested's snapshot
+// (see SnapshotOf). The journal and matchers keep seeing requested.
+func answeredModel(requested, scripted string) string {
+	if scripted != "" {
+		return scripted
+	}
+	return SnapshotOf(requested)
+}
+
+// AliasOf is the alias of a dated snapshot ("gpt-4o-2024-05-13" is a
+// snapshot of "gpt-4o"), and "" for any other model.
+func AliasOf(model string) string {
+	info, _ := LookupModel(model)
+	return info.Alias
 }
 
 // KindOf returns the kind of model, from the catalog alone: the entry of

@@ -58,10 +58,28 @@ type Response struct {
 	Delivered func()
 }
 
-// Serves reports whether the session serves model: its allow-list has it,
-// or it has none and the codec's catalog does.
+// Serves reports whether the session serves model: its allow-list has it
+// (or the alias of which model is a snapshot, for a codec that is an
+// Aliaser), or it has none and the codec's catalog does.
 func (x *Exchange) Serves(model string) bool {
-	return x.Runtime.Serves(model, x.Codec.Catalog())
+	catalog := x.Codec.Catalog()
+	if x.Runtime.Serves(model, catalog) {
+		return true
+	}
+	a, ok := x.Codec.(Aliaser)
+	if !ok {
+		return false
+	}
+	alias := a.AliasOf(model)
+	return alias != "" && x.Runtime.Serves(alias, catalog)
+}
+
+// Aliaser is implemented by a codec whose catalog has dated snapshots of
+// aliases, so that an allow-list naming an alias serves its snapshots too:
+// the code under test may send back the snapshot an answer named.
+type Aliaser interface {
+	// AliasOf is the alias of which model is a snapshot, or "".
+	AliasOf(model string) string
 }
 
 // Models lists what the session serves to this codec: its allow-list, or

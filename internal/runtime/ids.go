@@ -1,31 +1,78 @@
 package runtime
 
-import "math/rand/v2"
+import (
+	crand "crypto/rand"
+	"encoding/binary"
+	"math/rand/v2"
+)
 
 // idAlphabet is the alphabet of the real API's random ID suffixes.
 const idAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
-// idSeed seeds every runtime's ID sequence, so a session's IDs are the same
-// on every run of a test.
-const idSeed = 0x11_7e57
+// hexAlphabet is the alphabet of the real Responses API's IDs ("resp_",
+// "msg_", "fc_", "rs_" and 48 lowercase hexadecimal digits).
+const hexAlphabet = "0123456789abcdef"
 
-// newIDSource returns the deterministic source of generated IDs.
-func newIDSource() *rand.Rand { return rand.New(rand.NewPCG(idSeed, idSeed)) }
+// idStream is the second half of the PCG state of a seeded sequence, a
+// constant so that the seed alone decides the sequence.
+const idStream = 0x11_7e57
 
-// NewID returns prefix followed by n characters from the runtime's
-// deterministic sequence, shaped like the real API's IDs ("call_" + 24).
-// A retired runtime draws from a fresh sequence and leaves its own as it is.
-func (rt *Runtime) NewID(prefix string, n int) string {
+// idSequence is a runtime's source of generated IDs and the start of its
+// request serials. Both are drawn from the session's seed when it has one,
+// so that a golden test sees the same IDs on every run, and from
+// crypto/rand otherwise, so that no two runtimes of a process (parallel
+// tests sharing one server, and one database keyed by these IDs) start
+// the same sequence.
+type idSequence struct {
+	rand *rand.Rand
+	// serialBase is added to the request counter; see Runtime.NextSerial.
+	serialBase uint64
+}
+
+// newIDSequence starts the sequence of seed, or a random one for nil.
+func newIDSequence(seed *uint64) idSequence {
+	var src *rand.PCG
+	if seed != nil {
+		src = rand.NewPCG(*seed, idStream)
+	} else {
+		var b [16]byte
+		_, _ = crand.Read(b[:]) // never fails: see crypto/rand.Read
+		src = rand.NewPCG(binary.LittleEndian.Uint64(b[:8]), binary.LittleEndian.Uint64(b[8:]))
+	}
+	r := rand.New(src)
+	return idSequence{rand: r, serialBase: r.Uint64()}
+}
+
+// sameSeed reports whether a and b name the same seed (both nil: both
+// random).
+func sameSeed(a, b *uint64) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return *a == *b
+}
+
+// NewID returns prefix followed by n characters of base62 from the
+// runtime's ID sequence, shaped like the real API's IDs ("call_" + 24).
+// A retired runtime draws from a fresh random sequence and leaves its own
+// as it is.
+func (rt *Runtime) NewID(prefix string, n int) string { return rt.newID(prefix, n, idAlphabet) }
+
+// NewHexID is NewID with n lowercase hexadecimal digits, the shape of the
+// Responses API's IDs.
+func (rt *Runtime) NewHexID(prefix string, n int) string { return rt.newID(prefix, n, hexAlphabet) }
+
+func (rt *Runtime) newID(prefix string, n int, alphabet string) string {
 	b := make([]byte, len(prefix)+n)
 	copy(b, prefix)
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
-	ids := rt.ids
+	ids := rt.ids.rand
 	if rt.retired {
-		ids = newIDSource()
+		ids = newIDSequence(nil).rand
 	}
 	for i := len(prefix); i < len(b); i++ {
-		b[i] = idAlphabet[ids.IntN(len(idAlphabet))]
+		b[i] = alphabet[ids.IntN(len(alphabet))]
 	}
 	return string(b)
 }

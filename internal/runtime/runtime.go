@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/subtle"
 	"errors"
-	"math/rand/v2"
 	"slices"
 	"sync"
 	"time"
@@ -52,6 +51,11 @@ type Settings struct {
 	// IdempotentAnswer.Size).
 	IdempotencyCapacity int
 	IdempotencyMaxBytes int64
+	// IDSeed, when set, seeds the sequence of generated IDs and request
+	// serials, so that they are the same on every run; nil draws a random
+	// sequence, unique to the runtime. New and Reset start the sequence;
+	// Configure restarts it only when the seed changes.
+	IDSeed *uint64
 	// Clock is the time the runtime runs on; nil means the real clock. A
 	// runtime keeps the clock it was made with: Configure never changes
 	// it.
@@ -82,7 +86,7 @@ type Runtime struct {
 	retired  bool                 // guarded by mu
 	inflight map[*flight]struct{} // guarded by mu
 	serial   uint64               // guarded by mu; numbers requests
-	ids      *rand.Rand           // guarded by mu; generates IDs
+	ids      idSequence           // guarded by mu; generates IDs and serials
 	// conversations tracks generations by conversation identity; guarded by mu.
 	conversations map[identityKey]conversation
 	// positions counts the per-conversation queue positions of all queues;
@@ -120,7 +124,7 @@ func New(s Settings) *Runtime {
 		clock:    s.Clock,
 		settings: s,
 		inflight: make(map[*flight]struct{}),
-		ids:      newIDSource(),
+		ids:      newIDSequence(s.IDSeed),
 
 		conversations: make(map[identityKey]conversation),
 	}
@@ -146,13 +150,18 @@ func (rt *Runtime) Settings() Settings {
 
 // Configure replaces the settings as a whole. Scenario queues start afresh
 // from the new scenarios, rate-limit buckets full and chaos rules from
-// their seed; the journal keeps what fits its new bounds. A retired
-// runtime stays as it is.
+// their seed; the journal keeps what fits its new bounds. Generated IDs go
+// on with their sequence unless the ID seed changes, which restarts it
+// from the new seed (a random one for none). A retired runtime stays as
+// it is.
 func (rt *Runtime) Configure(s Settings) {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	if rt.retired {
 		return
+	}
+	if !sameSeed(rt.settings.IDSeed, s.IDSeed) {
+		rt.ids, rt.serial = newIDSequence(s.IDSeed), 0
 	}
 	rt.settings = s
 	rt.settings.Clock = rt.clock
@@ -167,9 +176,10 @@ func (rt *Runtime) Configure(s Settings) {
 }
 
 // Reset forgets all state and keeps the settings: every scripted reply is
-// available again, the journal is empty, generated IDs start over, the
-// rate-limit buckets are full and the chaos rules start again from their
-// seed. A retired runtime stays as it is, so its journal can still be
+// available again, the journal is empty, generated IDs and request serials
+// start over (from the ID seed, so that a seeded session repeats its IDs;
+// else from a fresh random sequence), the rate-limit buckets are full and
+// the chaos rules start again from their seed. A retired runtime stays as it is, so its journal can still be
 // read.
 func (rt *Runtime) Reset() {
 	rt.mu.Lock()
@@ -180,7 +190,7 @@ func (rt *Runtime) Reset() {
 	rt.queues = newQueues(rt.settings.Scenarios)
 	rt.positions = 0
 	rt.serial = 0
-	rt.ids = newIDSource()
+	rt.ids = newIDSequence(rt.settings.IDSeed)
 	clear(rt.conversations)
 	rt.history = history{}
 	rt.prefixes = nil
@@ -278,17 +288,19 @@ func (rt *Runtime) Now() time.Time { return rt.clock.Now() }
 // Clock returns the clock the runtime runs on.
 func (rt *Runtime) Clock() clock.Clock { return rt.clock }
 
-// NextSerial returns the next number of the runtime's ID sequence, so that
-// generated IDs are deterministic within a session. A retired runtime
-// returns the number without advancing its sequence.
+// NextSerial returns the next number of the runtime's request sequence,
+// which the codecs turn into request IDs: consecutive from a start drawn
+// from the ID sequence, so that it is reproducible under an ID seed and
+// otherwise differs between runtimes. A retired runtime returns the number
+// without advancing its sequence.
 func (rt *Runtime) NextSerial() uint64 {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	if rt.retired {
-		return rt.serial + 1
+		return rt.ids.serialBase + rt.serial + 1
 	}
 	rt.serial++
-	return rt.serial
+	return rt.ids.serialBase + rt.serial
 }
 
 // Wait holds the caller for d on the runtime's clock, or until ctx ends,
