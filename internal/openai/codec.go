@@ -30,6 +30,7 @@ func (Codec) Routes() []provider.Route {
 		{Method: http.MethodPost, Path: "/v1/chat/completions", Serve: serveChat},
 		{Method: http.MethodPost, Path: "/v1/embeddings", Serve: serveEmbeddings},
 		{Method: http.MethodPost, Path: "/v1/responses", Serve: serveResponses},
+		{Method: http.MethodPost, Path: "/v1/responses/input_tokens", Serve: serveResponseInputTokens},
 		{Path: "/v1/responses/", Serve: serveResponseByID},
 		{Method: http.MethodGet, Path: "/v1/models", Serve: serveModels},
 		{Method: http.MethodGet, Path: "/v1/models/", Serve: serveModel},

@@ -37,23 +37,10 @@ func serveResponses(x *provider.Exchange) provider.Response {
 		return provider.Response{Err: err}
 	}
 	x.Entry.Model, x.Entry.Stream = req.Model, req.Stream
-	var c continued
-	if req.PreviousResponseID != "" {
-		var ok bool
-		if c, ok = continueChain(x.Runtime, req.PreviousResponseID); !ok {
-			return provider.Response{Err: PreviousResponseNotFound(req.PreviousResponseID)}
-		}
-	}
 	newID := func(prefix string) string { return x.Runtime.NewID(prefix, idLength) }
-	input := req.InputItems(newID)
-	items := append(slices.Clip(c.prior), input...)
-	if err := ValidateToolOutputs(items); err != nil {
+	c, input, norm, err := prepareResponses(x, req, newID)
+	if err != nil {
 		return provider.Response{Err: err}
-	}
-	norm := NormalizeResponses(req.Model, req.Instructions, items, req)
-	if len(c.chain) > 0 {
-		// The chain's identity is explicit: every link shares its root's.
-		norm.Conversation = c.chain[len(c.chain)-1].Conversation
 	}
 	if c.base != nil {
 		x.Earlier = runtime.Earlier{Messages: c.base.Messages - c.standIn, UserTurns: c.base.UserTurns}
@@ -114,6 +101,31 @@ func serveResponses(x *provider.Exchange) provider.Response {
 	return out
 }
 
+// prepareResponses is what a Responses request amounts to before any
+// reply, for POST /v1/responses and for counting its input tokens alike:
+// the previous_response_id chain it continues, its input items (given IDs
+// by newID) and its normalized request over the whole conversation.
+func prepareResponses(x *provider.Exchange, req *ResponsesRequest, newID func(string) string) (continued, []Item, *scenario.Request, *Error) {
+	var c continued
+	if req.PreviousResponseID != "" {
+		var ok bool
+		if c, ok = continueChain(x.Runtime, req.PreviousResponseID); !ok {
+			return c, nil, nil, PreviousResponseNotFound(req.PreviousResponseID)
+		}
+	}
+	input := req.InputItems(newID)
+	items := append(slices.Clip(c.prior), input...)
+	if err := ValidateToolOutputs(items); err != nil {
+		return c, nil, nil, err
+	}
+	norm := NormalizeResponses(req.Model, req.Instructions, items, req)
+	if len(c.chain) > 0 {
+		// The chain's identity is explicit: every link shares its root's.
+		norm.Conversation = c.chain[len(c.chain)-1].Conversation
+	}
+	return c, input, norm, nil
+}
+
 // responseAnswer renders reply as a Responses API answer to req, whose
 // prompt is segments.
 func responseAnswer(x *provider.Exchange, req *ResponsesRequest, norm *scenario.Request,
@@ -166,7 +178,9 @@ func serveResponseByID(x *provider.Exchange) provider.Response {
 		split := func(s string) []string { return tokens.Split(stored.Model, s) }
 		return replay(stored.Answer.Stream(split, stored.TokensPerChunk), x.Request.URL.Query().Get("starting_after"))
 	case x.Request.Method == http.MethodDelete:
-		if !x.Runtime.Forget(id) {
+		// The history keeps other records (stored chat completions): only
+		// a response is deleted here.
+		if _, ok := lookupResponse(x.Runtime, id); !ok || !x.Runtime.Forget(id) {
 			return provider.Response{Err: ResponseNotFound(id)}
 		}
 		return provider.Response{JSON: NewResponseDeleted(id)}
@@ -264,6 +278,10 @@ func continueChain(rt *runtime.Runtime, id string) (continued, bool) {
 		if r, ok := l.(*StoredResponse); ok {
 			chain = append(chain, r)
 		}
+	}
+	if len(chain) == 0 || chain[len(chain)-1].ID != id {
+		// id names another kind of record (a stored chat completion).
+		return continued{}, false
 	}
 	c := continued{chain: chain}
 	if chain[0].Previous != "" {
