@@ -54,11 +54,12 @@ func serveChat(x *provider.Exchange) provider.Response {
 	})
 	ca := chatAnswer(&a, req.Choices(), reply.FinishReason)
 	if !req.Stream {
-		return provider.Response{JSON: ca.Completion(), Reservation: res}
+		return provider.Response{JSON: ca.Completion(), Reservation: res, Delivered: storeChat(x, req, ca)}
 	}
 	stream := x.StreamSettings()
 	split := func(s string) []string { p, _ := tokens.SplitContext(x.Ctx, req.Model, s); return p }
-	return provider.Response{SSE: ca.Stream(split, stream.TokensPerChunk, req.IncludeUsage()), Pacing: stream, Reservation: res}
+	return provider.Response{SSE: ca.Stream(split, stream.TokensPerChunk, req.IncludeUsage()), Pacing: stream, Reservation: res,
+		Delivered: storeChat(x, req, ca)}
 }
 
 // find finds the reply to a conversational request, refusing as the real
