@@ -83,8 +83,9 @@ func (c *StoredChat) Object() *StoredChatCompletion {
 
 // newStoredChat keeps what retrieval needs of a completion answered to req:
 // the answer, with N choices alike as they were rendered, the messages with
-// IDs "<completion id>-<index>" (the API reference's example lists the
-// messages of chatcmpl-… as chatcmpl-…-0, …) and the metadata.
+// IDs "<completion id>-<index>" and the metadata. The form of the message
+// IDs is inferred (the API reference's example, as remembered, lists the
+// messages of chatcmpl-… as chatcmpl-…-0, …; not seen in a real body).
 func newStoredChat(req *ChatRequest, a *ChatAnswer) *StoredChat {
 	c := &StoredChat{Answer: *a, RequestModel: strings.Clone(req.Model), Metadata: cloneMetadata(req.Metadata)}
 	c.Answer.ID, c.Answer.Model = strings.Clone(a.ID), strings.Clone(a.Model)
@@ -139,10 +140,10 @@ func (s *StoredChatCompletion) MarshalJSON() ([]byte, error) {
 }
 
 // StoredChatMessage is one message of a stored completion's request, as
-// GET /v1/chat/completions/{id}/messages lists it. content is the text of
-// the message (of its text parts, for an array content), content_parts
-// the array it was sent as, or null for a string content; openai-go
-// decodes both (ChatCompletionStoreMessage).
+// GET /v1/chat/completions/{id}/messages lists it. content_parts is the
+// array a content was sent as, or null for a string content (as openai-go's
+// ChatCompletionStoreMessage documents); content is the message's text, of
+// its text parts for an array content (inferred: not documented).
 type StoredChatMessage struct {
 	ID           string           `json:"id"`
 	Role         string           `json:"role"`
