@@ -43,7 +43,7 @@ func TestBadInput(t *testing.T) {
 		{"unserved model", "POST", chat, chatBody("gpt-4o", "Hi"), "application/json", 404, "model_not_found", ""},
 		{"unknown route", "POST", srv.URL() + "/v1/completions/legacy", `{}`, "application/json", 404, "", ""},
 		{"route without /v1", "POST", srv.URL() + "/chat/completions", chatBody("gpt-4.1-mini", "Hi"), "application/json", 404, "", ""},
-		{"wrong method", "GET", chat, ``, "", 405, "method_not_allowed", ""},
+		{"wrong method", "PUT", chat, ``, "", 405, "method_not_allowed", ""}, // GET lists the stored completions
 		{"wrong method on models", "POST", srv.URL() + "/v1/models", `{}`, "application/json", 405, "method_not_allowed", ""},
 		{"unknown admin route", "GET", srv.URL() + "/admin-api/nothing", ``, "", 404, "", ""},
 		{"wrong admin method", "GET", srv.URL() + "/admin-api/reset", ``, "", 405, "method_not_allowed", ""},

@@ -101,7 +101,9 @@ type JournalConfig struct {
 
 // HistoryConfig bounds a session's stored responses (Responses API
 // responses kept for retrieval and previous_response_id). The oldest are
-// evicted until both bounds hold.
+// evicted until both bounds hold. Chat completions stored with store:true
+// share both bounds; each counts its request's messages, its metadata and
+// its answer.
 type HistoryConfig struct {
 	// Capacity is the most responses kept, 0 to 1,000,000; 0 keeps none.
 	Capacity int `json:"capacity"`

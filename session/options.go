@@ -44,13 +44,14 @@ func WithJournal(capacity int, maxBytes int64) Option {
 	return optionFunc(func(c *Config) { c.Journal = JournalConfig{Capacity: capacity, MaxBytes: maxBytes} })
 }
 
-// WithHistory bounds the stored responses to capacity.
+// WithHistory bounds the stored responses (and chat completions stored
+// with store:true) to capacity.
 func WithHistory(capacity int) Option {
 	return optionFunc(func(c *Config) { c.History.Capacity = capacity })
 }
 
-// WithHistoryMaxBytes bounds the bytes the stored responses keep (see
-// HistoryConfig.MaxBytes).
+// WithHistoryMaxBytes bounds the bytes the stored responses and chat
+// completions keep (see HistoryConfig.MaxBytes).
 func WithHistoryMaxBytes(maxBytes int64) Option {
 	return optionFunc(func(c *Config) { c.History.MaxBytes = maxBytes })
 }

@@ -31,9 +31,11 @@ func (Codec) BasePath() string { return "/v1" }
 // Routes implements provider.Codec.
 func (Codec) Routes() []provider.Route {
 	return []provider.Route{
-		{Method: http.MethodPost, Path: "/v1/chat/completions", Serve: serveChat},
+		{Path: "/v1/chat/completions", Serve: serveChatCompletions},
+		{Path: "/v1/chat/completions/", Serve: serveStoredChat},
 		{Method: http.MethodPost, Path: "/v1/embeddings", Serve: serveEmbeddings},
 		{Method: http.MethodPost, Path: "/v1/responses", Serve: serveResponses},
+		{Method: http.MethodPost, Path: "/v1/responses/input_tokens", Serve: serveResponseInputTokens},
 		{Path: "/v1/responses/", Serve: serveResponseByID},
 		{Method: http.MethodPost, Path: conversationsPath, Serve: serveConversations},
 		{Path: conversationsPath + "/", Serve: serveConversationByID},

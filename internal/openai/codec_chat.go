@@ -61,11 +61,12 @@ func serveChat(x *provider.Exchange) provider.Response {
 	split := func(s string) []string { p, _ := tokens.SplitContext(x.Ctx, req.Model, s); return p }
 	withControls(ca, req, split)
 	if !req.Stream {
-		return provider.Response{JSON: ca.Completion(), Reservation: res}
+		return provider.Response{JSON: ca.Completion(), Reservation: res, Delivered: storeChat(x, req, ca)}
 	}
 	stream := x.StreamSettings()
 	return provider.Response{SSE: ca.StreamWith(split, ChatStreamOptions{TokensPerChunk: stream.TokensPerChunk,
-		IncludeUsage: req.IncludeUsage(), Obfuscation: req.Obfuscation()}), Pacing: stream, Reservation: res}
+		IncludeUsage: req.IncludeUsage(), Obfuscation: req.Obfuscation()}), Pacing: stream, Reservation: res,
+		Delivered: storeChat(x, req, ca)}
 }
 
 // find finds the reply to a conversational request, refusing as the real

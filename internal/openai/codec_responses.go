@@ -38,36 +38,13 @@ func serveResponses(x *provider.Exchange) provider.Response {
 		return provider.Response{Err: err}
 	}
 	x.Entry.Model, x.Entry.Stream = req.Model, req.Stream
-	var c continued
-	if req.PreviousResponseID != "" {
-		var ok bool
-		if c, ok = continueChain(x.Runtime, req.PreviousResponseID); !ok {
-			return provider.Response{Err: PreviousResponseNotFound(req.PreviousResponseID)}
-		}
-	}
-	conv, err := openConversation(x.Runtime, req.ConversationID())
-	if err != nil {
-		return provider.Response{Err: err}
-	}
-	if conv != nil {
-		c.prior = conv.Items
-	}
 	newID := func(prefix string) string { return x.Runtime.NewHexID(prefix, idLength) }
-	input, err := ResolveReferences(x.Runtime, req.InputItems(newID), req.Stores())
+	c, conv, input, norm, err := prepareResponses(x, req, newID)
 	if err == nil {
 		err = conv.fits(x.Runtime, input)
 	}
 	if err != nil {
 		return provider.Response{Err: err}
-	}
-	items := append(slices.Clip(c.prior), input...)
-	if err := ValidateToolOutputs(items); err != nil {
-		return provider.Response{Err: err}
-	}
-	norm := NormalizeResponses(req.Model, req.Instructions, items, req)
-	if len(c.chain) > 0 {
-		// The chain's identity is explicit: every link shares its root's.
-		norm.Conversation = c.chain[len(c.chain)-1].Conversation
 	}
 	if c.base != nil {
 		x.Earlier = runtime.Earlier{Messages: c.base.Messages - c.standIn, UserTurns: c.base.UserTurns}
@@ -135,6 +112,42 @@ func serveResponses(x *provider.Exchange) provider.Response {
 	return out
 }
 
+// prepareResponses is what a Responses request amounts to before any
+// reply, for POST /v1/responses and for counting its input tokens alike:
+// the previous_response_id chain it continues, the conversation it names,
+// its input items (given IDs by newID, item references resolved) and its
+// normalized request over the whole conversation.
+func prepareResponses(x *provider.Exchange, req *ResponsesRequest, newID func(string) string) (continued, *StoredConversation, []Item, *scenario.Request, *Error) {
+	var c continued
+	if req.PreviousResponseID != "" {
+		var ok bool
+		if c, ok = continueChain(x.Runtime, req.PreviousResponseID); !ok {
+			return c, nil, nil, nil, PreviousResponseNotFound(req.PreviousResponseID)
+		}
+	}
+	conv, err := openConversation(x.Runtime, req.ConversationID())
+	if err != nil {
+		return c, nil, nil, nil, err
+	}
+	if conv != nil {
+		c.prior = conv.Items
+	}
+	input, err := ResolveReferences(x.Runtime, req.InputItems(newID), req.Stores())
+	if err != nil {
+		return c, nil, nil, nil, err
+	}
+	items := append(slices.Clip(c.prior), input...)
+	if err := ValidateToolOutputs(items); err != nil {
+		return c, nil, nil, nil, err
+	}
+	norm := NormalizeResponses(req.Model, req.Instructions, items, req)
+	if len(c.chain) > 0 {
+		// The chain's identity is explicit: every link shares its root's.
+		norm.Conversation = c.chain[len(c.chain)-1].Conversation
+	}
+	return c, conv, input, norm, nil
+}
+
 // responseAnswer renders reply as a Responses API answer to req, whose
 // prompt is segments.
 func responseAnswer(x *provider.Exchange, req *ResponsesRequest, norm *scenario.Request,
@@ -197,6 +210,8 @@ func serveResponseByID(x *provider.Exchange) provider.Response {
 		}
 		return replay(a.Stream(split, stored.TokensPerChunk), x.Request.URL.Query().Get("starting_after"))
 	case x.Request.Method == http.MethodDelete:
+		// The history keeps other records (stored chat completions): only
+		// a response is deleted here.
 		if _, ok := lookupResponse(x.Runtime, id); !ok || !x.Runtime.Forget(id) {
 			return provider.Response{Err: ResponseNotFound(id)}
 		}
@@ -297,7 +312,9 @@ func continueChain(rt *runtime.Runtime, id string) (continued, bool) {
 		}
 	}
 	if len(chain) == 0 || chain[len(chain)-1].ID != id {
-		return continued{}, false // id is another kind of record (a conversation)
+		// id names another kind of record (a conversation, a stored chat
+		// completion).
+		return continued{}, false
 	}
 	c := continued{chain: chain}
 	if chain[0].Previous != "" {
