@@ -134,7 +134,7 @@ func updateStoredChat(x *provider.Exchange, id string) provider.Response {
 // request named, or the one the completion reports) and by every
 // metadata[key]=value pair of the query.
 func listStoredChats(x *provider.Exchange) provider.Response {
-	p, err := readPageQuery(x.Request)
+	p, err := readPageQuery(x.Request, false)
 	if err != nil {
 		return provider.Response{Err: err}
 	}
@@ -156,7 +156,7 @@ func listStoredChats(x *provider.Exchange) provider.Response {
 		list = append(list, c)
 	}
 	id := func(c **StoredChat) string { return (*c).Answer.ID }
-	page, more, err := pageOf(list, id, p, "chat completion")
+	page, more, err := pageOf(list, id, p, "Invalid 'after': no chat completion with id '%s'.")
 	if err != nil {
 		return provider.Response{Err: err}
 	}
@@ -185,12 +185,12 @@ func listStoredMessages(x *provider.Exchange, id string) provider.Response {
 		return provider.Response{Err: ChatCompletionNotFound(id)}
 	}
 	x.Entry.Model = c.RequestModel
-	p, err := readPageQuery(x.Request)
+	p, err := readPageQuery(x.Request, false)
 	if err != nil {
 		return provider.Response{Err: err}
 	}
 	msgID := func(m *StoredChatMessage) string { return m.ID }
-	page, more, err := pageOf(c.Messages, msgID, p, "message")
+	page, more, err := pageOf(c.Messages, msgID, p, "Invalid 'after': no message with id '%s'.")
 	if err != nil {
 		return provider.Response{Err: err}
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
@@ -185,25 +184,13 @@ func serveConversationItems(x *provider.Exchange, id string) provider.Response {
 	if !ok {
 		return provider.Response{Err: ConversationNotFound(id)}
 	}
-	q := x.Request.URL.Query()
-	limit := 0
-	if s := q.Get("limit"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil {
-			return provider.Response{Err: InvalidType("limit", "an integer", "a string")}
-		}
-		if n < 1 {
-			return provider.Response{Err: integerBelow("limit", 1, int64(n))} // PageItems reads 0 as the default
-		}
-		limit = n
-	}
-	page, more, err := PageItems(c.Items, q.Get("after"), limit, q.Get("order"))
+	p, err := readPageQuery(x.Request, true)
 	if err != nil {
-		if err.Param == "after" {
-			// PageItems words it for a response; this server's wording too.
-			err = invalidRequest(http.StatusBadRequest, "", "after",
-				"Invalid 'after': no item with id '%s' in this conversation.", q.Get("after"))
-		}
+		return provider.Response{Err: err}
+	}
+	page, more, err := pageOf(c.Items, func(it *Item) string { return it.ID }, p,
+		"Invalid 'after': no item with id '%s' in this conversation.")
+	if err != nil {
 		return provider.Response{Err: err}
 	}
 	return provider.Response{JSON: NewItemList(page, more)}

@@ -267,16 +267,12 @@ func inputItems(x *provider.Exchange, id string) provider.Response {
 	if !ok {
 		return provider.Response{Err: ResponseNotFound(id)}
 	}
-	q := x.Request.URL.Query()
-	limit := 0
-	if s := q.Get("limit"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil {
-			return provider.Response{Err: InvalidType("limit", "an integer", "a string")}
-		}
-		limit = n
+	p, err := readPageQuery(x.Request, true)
+	if err != nil {
+		return provider.Response{Err: err}
 	}
-	page, more, err := PageItems(stored.Input, q.Get("after"), limit, q.Get("order"))
+	page, more, err := pageOf(stored.Input, func(it *Item) string { return it.ID }, p,
+		"Invalid 'after': no input item with id '%s' in this response.")
 	if err != nil {
 		return provider.Response{Err: err}
 	}

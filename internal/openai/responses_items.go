@@ -3,7 +3,6 @@ package openai
 import (
 	"bytes"
 	"encoding/json"
-	"net/http"
 	"strings"
 )
 
@@ -216,12 +215,6 @@ func NewItemList(page []Item, hasMore bool) *ItemList {
 	return l
 }
 
-// Paging limits of input_items, as the API documents them.
-const (
-	defaultItemsLimit = 20
-	maxItemsLimit     = 100
-)
-
 // PageItems selects one page of items for input_items. items are in
 // conversation order; order "desc" (the API's default, also for "") lists
 // them newest first and "asc" oldest first. after is the ID of the last item
@@ -232,47 +225,16 @@ const (
 // item 400 with param after (its wording is this server's: the API's is not
 // documented). The returned page shares no backing array with items.
 func PageItems(items []Item, after string, limit int, order string) ([]Item, bool, *Error) {
-	switch {
-	case limit == 0:
-		limit = defaultItemsLimit
-	case limit < 1:
-		return nil, false, invalidRequest(http.StatusBadRequest, "integer_below_min_value", "limit",
-			"Invalid 'limit': integer below minimum value. Expected a value >= 1, but got %d instead.", limit)
-	case limit > maxItemsLimit:
-		return nil, false, invalidRequest(http.StatusBadRequest, "integer_above_max_value", "limit",
-			"Invalid 'limit': integer above maximum value. Expected a value <= %d, but got %d instead.", maxItemsLimit, limit)
+	p := pageQuery{after: after, limit: limit, desc: true}
+	if limit == 0 {
+		p.limit = defaultPageLimit
+	} else if err := checkPageLimit(limit); err != nil {
+		return nil, false, err
 	}
-	ordered := make([]Item, len(items))
-	switch order {
-	case "", "desc":
-		for i, it := range items {
-			ordered[len(items)-1-i] = it
-		}
-	case "asc":
-		copy(ordered, items)
-	default:
-		return nil, false, invalidValue("order", order, []string{"asc", "desc"})
+	if err := p.setOrder(order); err != nil {
+		return nil, false, err
 	}
-	start := 0
-	if after != "" {
-		start = -1
-		for i, it := range ordered {
-			if it.ID == after {
-				start = i + 1
-				break
-			}
-		}
-		if start < 0 {
-			return nil, false, invalidRequest(http.StatusBadRequest, "", "after",
-				"Invalid 'after': no input item with id '%s' in this response.", after)
-		}
-	}
-	end := min(start+limit, len(ordered))
-	page := append([]Item(nil), ordered[start:end]...)
-	if page == nil {
-		page = []Item{}
-	}
-	return page, end < len(ordered), nil
+	return pageOf(items, func(it *Item) string { return it.ID }, p, "Invalid 'after': no input item with id '%s' in this response.")
 }
 
 // ResponseDeleted is the body of DELETE /v1/responses/{id}. go-openai

@@ -1,0 +1,44 @@
+package llmtest_test
+
+import (
+	"testing"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/responses"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/llmtestserver/llmtestserver/llmtest"
+)
+
+// input_items refuses a limit outside 1 to 100 as the other cursor lists
+// do: a limit of 0 is no request for the default page.
+func TestInputItemsLimitBounds(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	sess := srv.NewSession(t)
+	sess.Chat("any").Responds("ok")
+	client := clientFor(sess, "k")
+	resp, err := client.Responses.New(t.Context(), responses.ResponseNewParams{Model: "gpt-4.1-mini",
+		Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("Hi")}})
+	require.NoError(t, err)
+	base := sess.BaseURL() + "/responses/" + resp.ID + "/input_items"
+	headers := join(selectorOf(sess), bearer("k"))
+	for _, tt := range []struct {
+		query, code string
+		status      int
+	}{
+		{"?limit=0", "integer_below_min_value", 400},
+		{"?limit=101", "integer_above_max_value", 400},
+		{"?limit=100", "", 200},
+		{"", "", 200},
+	} {
+		r := call(t, srv.Client(), "GET", base+tt.query, "", headers...)
+		require.Equal(t, tt.status, r.status, "%s: %s", tt.query, r.body)
+		if tt.status == 400 {
+			code, _, param, _ := r.apiError(t)
+			assert.Equal(t, tt.code, code, tt.query)
+			assert.Equal(t, "limit", param, tt.query)
+		}
+	}
+}
