@@ -7,7 +7,6 @@ import (
 
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
 	"github.com/llmtestserver/llmtestserver/internal/provider"
-	"github.com/llmtestserver/llmtestserver/internal/runtime"
 )
 
 // Stores reports whether the completion is to be stored: store defaults
@@ -62,7 +61,7 @@ func serveStoredChat(x *provider.Exchange) provider.Response {
 	case sub != "":
 		return provider.Response{Err: apierr.RouteNotFound(method, x.Request.URL.Path, "")}
 	case method == http.MethodGet:
-		c, ok := lookupChat(x.Runtime, id)
+		c, ok := lookup[*StoredChat](x.Runtime, id)
 		if !ok {
 			return provider.Response{Err: ChatCompletionNotFound(id)}
 		}
@@ -71,7 +70,7 @@ func serveStoredChat(x *provider.Exchange) provider.Response {
 	case method == http.MethodPost:
 		return updateStoredChat(x, id)
 	case method == http.MethodDelete:
-		c, ok := lookupChat(x.Runtime, id)
+		c, ok := lookup[*StoredChat](x.Runtime, id)
 		if !ok || !x.Runtime.Forget(id) {
 			return provider.Response{Err: ChatCompletionNotFound(id)}
 		}
@@ -115,7 +114,7 @@ func updateStoredChat(x *provider.Exchange, id string) provider.Response {
 	if err := checkMetadata(metadata); err != nil {
 		return provider.Response{Err: err}
 	}
-	c, ok := lookupChat(x.Runtime, id)
+	c, ok := lookup[*StoredChat](x.Runtime, id)
 	if !ok {
 		return provider.Response{Err: ChatCompletionNotFound(id)}
 	}
@@ -180,7 +179,7 @@ func hasMetadata(m, want map[string]string) bool {
 // listStoredMessages serves GET /v1/chat/completions/{id}/messages: the
 // messages of the stored completion's request, in their order by default.
 func listStoredMessages(x *provider.Exchange, id string) provider.Response {
-	c, ok := lookupChat(x.Runtime, id)
+	c, ok := lookup[*StoredChat](x.Runtime, id)
 	if !ok {
 		return provider.Response{Err: ChatCompletionNotFound(id)}
 	}
@@ -195,14 +194,4 @@ func listStoredMessages(x *provider.Exchange, id string) provider.Response {
 		return provider.Response{Err: err}
 	}
 	return provider.Response{JSON: newCursorList(page, more, msgID)}
-}
-
-// lookupChat returns the stored completion id of rt's history.
-func lookupChat(rt *runtime.Runtime, id string) (*StoredChat, bool) {
-	s, ok := rt.Lookup(id)
-	if !ok {
-		return nil, false
-	}
-	c, ok := s.(*StoredChat)
-	return c, ok
 }

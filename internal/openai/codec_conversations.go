@@ -114,7 +114,7 @@ func serveConversationByID(x *provider.Exchange) provider.Response {
 		if !slices.Contains(strings.Split(allowed, ", "), method) {
 			return provider.Response{Err: apierr.MethodNotAllowed(method, path, allowed)}
 		}
-		if _, ok := lookupConversation(x.Runtime, id); !ok {
+		if _, ok := lookup[*StoredConversation](x.Runtime, id); !ok {
 			return provider.Response{Err: ConversationNotFound(id)}
 		}
 		return serve()
@@ -152,7 +152,7 @@ func serveConversation(x *provider.Exchange, id string) provider.Response {
 		}
 		return provider.Response{JSON: &ConversationDeleted{ID: id, Object: "conversation.deleted", Deleted: true}}
 	}
-	c, ok := lookupConversation(x.Runtime, id)
+	c, ok := lookup[*StoredConversation](x.Runtime, id)
 	if !ok {
 		return provider.Response{Err: ConversationNotFound(id)}
 	}
@@ -180,7 +180,7 @@ func serveConversationItems(x *provider.Exchange, id string) provider.Response {
 		}
 		return provider.Response{JSON: NewItemList(items, false)}
 	}
-	c, ok := lookupConversation(x.Runtime, id)
+	c, ok := lookup[*StoredConversation](x.Runtime, id)
 	if !ok {
 		return provider.Response{Err: ConversationNotFound(id)}
 	}
@@ -199,7 +199,7 @@ func serveConversationItems(x *provider.Exchange, id string) provider.Response {
 // serveConversationItem serves GET (the item) and DELETE (the conversation
 // without it) of item itemID of conversation id.
 func serveConversationItem(x *provider.Exchange, id, itemID string) provider.Response {
-	c, ok := lookupConversation(x.Runtime, id)
+	c, ok := lookup[*StoredConversation](x.Runtime, id)
 	if !ok {
 		return provider.Response{Err: ConversationNotFound(id)}
 	}
@@ -257,14 +257,4 @@ func updateConversation(x *provider.Exchange, id, param string, change func(*Sto
 		return provider.Response{} // change made nothing; the caller answers
 	}
 	return provider.Response{JSON: c.Object()}
-}
-
-// lookupConversation returns the stored conversation id of rt's history.
-func lookupConversation(rt *runtime.Runtime, id string) (*StoredConversation, bool) {
-	s, ok := rt.Lookup(id)
-	if !ok {
-		return nil, false
-	}
-	c, ok := s.(*StoredConversation)
-	return c, ok
 }

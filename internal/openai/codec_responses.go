@@ -194,7 +194,7 @@ func serveResponseByID(x *provider.Exchange) provider.Response {
 	case sub != "":
 		return provider.Response{Err: apierr.RouteNotFound(x.Request.Method, x.Request.URL.Path, "")}
 	case x.Request.Method == http.MethodGet:
-		stored, ok := lookupResponse(x.Runtime, id)
+		stored, ok := lookup[*StoredResponse](x.Runtime, id)
 		if !ok {
 			return provider.Response{Err: ResponseNotFound(id)}
 		}
@@ -212,7 +212,7 @@ func serveResponseByID(x *provider.Exchange) provider.Response {
 	case x.Request.Method == http.MethodDelete:
 		// The history keeps other records (stored chat completions): only
 		// a response is deleted here.
-		if _, ok := lookupResponse(x.Runtime, id); !ok || !x.Runtime.Forget(id) {
+		if _, ok := lookup[*StoredResponse](x.Runtime, id); !ok || !x.Runtime.Forget(id) {
 			return provider.Response{Err: ResponseNotFound(id)}
 		}
 		return provider.Response{JSON: NewResponseDeleted(id)}
@@ -263,7 +263,7 @@ func replay(sse *SSE, startingAfter string) provider.Response {
 // inputItems lists the input items of a stored response, paged like the
 // real API (after, limit, order).
 func inputItems(x *provider.Exchange, id string) provider.Response {
-	stored, ok := lookupResponse(x.Runtime, id)
+	stored, ok := lookup[*StoredResponse](x.Runtime, id)
 	if !ok {
 		return provider.Response{Err: ResponseNotFound(id)}
 	}
@@ -380,14 +380,4 @@ func (c *continued) summarize(model string, norm *scenario.Request, segments []r
 	}
 	s.Pending = CloneItems(pending)
 	return s
-}
-
-// lookupResponse returns the stored response id of rt's history.
-func lookupResponse(rt *runtime.Runtime, id string) (*StoredResponse, bool) {
-	s, ok := rt.Lookup(id)
-	if !ok {
-		return nil, false
-	}
-	r, ok := s.(*StoredResponse)
-	return r, ok
 }

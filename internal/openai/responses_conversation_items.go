@@ -14,7 +14,7 @@ func openConversation(rt *runtime.Runtime, id string) (*StoredConversation, *Err
 	if id == "" {
 		return nil, nil
 	}
-	c, ok := lookupConversation(rt, id)
+	c, ok := lookup[*StoredConversation](rt, id)
 	if !ok {
 		return nil, ConversationNotFound(id)
 	}
