@@ -102,12 +102,8 @@ func appendTokenLogprobs(dst []byte, tokens []string, pos, top int) []byte {
 		}
 		e := encodeToken(tok)
 		lp := tokenLogprob(tok, pos+i)
-		dst = append(dst, `{"token":`...)
-		dst = append(dst, e.token...)
-		dst = append(dst, `,"logprob":`...)
-		dst = appendLogprob(dst, lp)
-		dst = append(dst, `,"bytes":`...)
-		dst = append(dst, e.bytes...)
+		dst = append(dst, '{')
+		dst = appendTokenFields(dst, e, lp)
 		dst = append(dst, `,"top_logprobs":[`...)
 		if top > 0 {
 			dst = appendTopEntry(dst, e, lp)
@@ -128,13 +124,20 @@ func appendTokenLogprobs(dst []byte, tokens []string, pos, top int) []byte {
 }
 
 func appendTopEntry(dst []byte, e encodedToken, lp float64) []byte {
-	dst = append(dst, `{"token":`...)
+	dst = append(dst, '{')
+	dst = appendTokenFields(dst, e, lp)
+	return append(dst, '}')
+}
+
+// appendTokenFields appends the fields every logprob entry has: token,
+// logprob and bytes.
+func appendTokenFields(dst []byte, e encodedToken, lp float64) []byte {
+	dst = append(dst, `"token":`...)
 	dst = append(dst, e.token...)
 	dst = append(dst, `,"logprob":`...)
 	dst = appendLogprob(dst, lp)
 	dst = append(dst, `,"bytes":`...)
-	dst = append(dst, e.bytes...)
-	return append(dst, '}')
+	return append(dst, e.bytes...)
 }
 
 func appendLogprob(dst []byte, lp float64) []byte {

@@ -253,29 +253,13 @@ func (s *ChatStream) WriteEvent(w io.Writer, i int) error {
 	c = append(c, `{"index":`...)
 	c = strconv.AppendInt(c, int64(choice), 10)
 	c = append(c, `,"delta":`...)
-	if len(c)+len(delta) > flushAt {
-		// A long delta goes on as it is rather than through c.
-		if _, err := w.Write(c); err != nil {
-			return err
-		}
-		if _, err := w.Write(delta); err != nil {
-			return err
-		}
-		c = c[:0]
-	} else {
-		c = append(c, delta...)
+	c, err := appendOrWrite(w, c, delta)
+	if err != nil {
+		return err
 	}
 	c = append(c, `,"logprobs":`...)
-	if len(c)+len(lp) > flushAt {
-		if _, err := w.Write(c); err != nil {
-			return err
-		}
-		if _, err := w.Write(lp); err != nil {
-			return err
-		}
-		c = c[:0]
-	} else {
-		c = append(c, lp...)
+	if c, err = appendOrWrite(w, c, lp); err != nil {
+		return err
 	}
 	c = append(c, `,"finish_reason":`...)
 	if e.kind == finishChunk {
@@ -290,7 +274,7 @@ func (s *ChatStream) WriteEvent(w io.Writer, i int) error {
 	c = s.appendObfuscation(c, i, e.piece)
 	c = append(c, "}\n\n"...)
 	s.scratch = c
-	_, err := w.Write(c)
+	_, err = w.Write(c)
 	return err
 }
 
@@ -497,4 +481,18 @@ func endsInsideRune(s string) bool {
 		}
 	}
 	return false
+}
+
+// appendOrWrite appends part to c, or, when that would pass flushAt, writes
+// c and then part to w as they are, rather than copying a long delta or
+// its logprobs through c, and returns c emptied.
+func appendOrWrite(w io.Writer, c, part []byte) ([]byte, error) {
+	if len(c)+len(part) <= flushAt {
+		return append(c, part...), nil
+	}
+	if _, err := w.Write(c); err != nil {
+		return c, err
+	}
+	_, err := w.Write(part)
+	return c[:0], err
 }
