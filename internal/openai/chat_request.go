@@ -279,7 +279,7 @@ func DecodeChatRequest(body []byte) (*ChatRequest, *Error) {
 		return nil, indexMessageError(body, err)
 	}
 	if req.Model == "" {
-		return nil, MissingParameter("model")
+		return nil, MissingModel()
 	}
 	if req.Messages == nil {
 		return nil, MissingParameter("messages")
