@@ -344,6 +344,9 @@ func (r *ChatRequest) Normalize() *scenario.Request {
 	if n.User == "" {
 		n.User = r.SafetyIdentifier
 	}
+	if provider.JSONKind(r.ParallelToolCalls) == "bool" {
+		_ = json.Unmarshal(r.ParallelToolCalls, &n.ParallelToolCalls) // a JSON boolean always decodes
+	}
 	// max_completion_tokens replaced max_tokens; when both are sent
 	// (validation allows it on chat models) the newer one governs.
 	if m := r.MaxCompletionTokens; m != nil {

@@ -175,12 +175,13 @@ func TestDecodeOpenAIGoRequest(t *testing.T) {
 			{Name: "get_weather", Description: "Current weather", Parameters: n.Tools[0].Parameters},
 			{Name: "grep", Description: "search"},
 		},
-		ToolChoice:      "get_weather",
-		ResponseFormat:  &scenario.ResponseFormat{Type: "json_schema", Name: "weather", Schema: n.ResponseFormat.Schema, Strict: true},
-		MaxOutputTokens: 100,
-		PromptCacheKey:  "cache-1",
-		User:            "user-1",
-		Metadata:        map[string]string{"suite": "weather"},
+		ToolChoice:        "get_weather",
+		ParallelToolCalls: new(false),
+		ResponseFormat:    &scenario.ResponseFormat{Type: "json_schema", Name: "weather", Schema: n.ResponseFormat.Schema, Strict: true},
+		MaxOutputTokens:   100,
+		PromptCacheKey:    "cache-1",
+		User:              "user-1",
+		Metadata:          map[string]string{"suite": "weather"},
 	}
 	equal(t, "normalized", n, want)
 	jsonEqual(t, "parameters", n.Tools[0].Parameters, weatherSchema)
