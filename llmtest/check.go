@@ -91,6 +91,9 @@ func Transcript(sess *session.Session) string {
 		if e.ErrorCode != "" {
 			fmt.Fprintf(&b, " error=%s", e.ErrorCode)
 		}
+		for _, c := range e.Contradictions {
+			fmt.Fprintf(&b, " contradiction=%q", c)
+		}
 		b.WriteByte('\n')
 	}
 	return b.String()
