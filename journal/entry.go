@@ -50,6 +50,11 @@ type Entry struct {
 	// SchemaErrors lists where a structured-output reply failed the
 	// request's JSON schema; empty when it conformed or none was asked for.
 	SchemaErrors []string
+	// Contradictions lists what the reply did that the real model could
+	// not have done under the request's tool_choice, tools and
+	// parallel_tool_calls, such as a tool call under tool_choice "none";
+	// empty when the reply fits the request.
+	Contradictions []string
 	// Usage is the token accounting of the answer, in the same words for
 	// every provider; zero when the request was not answered.
 	Usage Usage
@@ -105,7 +110,8 @@ type ToolCall struct {
 
 // Bounds on what one entry keeps, so that one huge request cannot evict
 // the rest of the journal on its own, nor keep its body alive: texts (the
-// prompt, the reply, tool results and arguments, schema errors) keep their
+// prompt, the reply, tool results and arguments, schema errors,
+// contradictions) keep their
 // first maxTextBytes, names and identifiers their first maxNameBytes, and
 // lists their first maxListItems items.
 const (
@@ -141,8 +147,8 @@ func (e *Entry) size() int64 {
 	for _, c := range e.ToolCalls {
 		n += stringBytes(c.ID) + stringBytes(c.Name) + stringBytes(c.Arguments)
 	}
-	n += int64(cap(e.SchemaErrors)+cap(e.Ignored)+cap(e.Betas)) * stringSlotBytes
-	for _, list := range [...][]string{e.SchemaErrors, e.Ignored, e.Betas} {
+	n += int64(cap(e.SchemaErrors)+cap(e.Contradictions)+cap(e.Ignored)+cap(e.Betas)) * stringSlotBytes
+	for _, list := range [...][]string{e.SchemaErrors, e.Contradictions, e.Ignored, e.Betas} {
 		for _, s := range list {
 			n += stringBytes(s)
 		}
@@ -176,6 +182,7 @@ func own(e Entry) Entry {
 		return ToolCall{ID: name(c.ID), Name: name(c.Name), Arguments: text(c.Arguments)}
 	})
 	e.SchemaErrors = ownList(e.SchemaErrors, text)
+	e.Contradictions = ownList(e.Contradictions, text)
 	e.Ignored = ownList(e.Ignored, name)
 	e.APIVersion, e.Betas = name(e.APIVersion), ownList(e.Betas, name)
 	return e
@@ -233,6 +240,7 @@ type entryJSON struct {
 	ToolResults    []ToolResult `json:"tool_results,omitempty"`
 	ToolCalls      []ToolCall   `json:"tool_calls,omitempty"`
 	SchemaErrors   []string     `json:"schema_errors,omitempty"`
+	Contradictions []string     `json:"contradictions,omitempty"`
 	Usage          Usage        `json:"usage,omitzero"`
 	Ignored        []string     `json:"ignored_fields,omitempty"`
 	APIVersion     string       `json:"api_version,omitempty"`
@@ -250,7 +258,7 @@ func (e Entry) MarshalJSON() ([]byte, error) {
 		Provider: e.Provider, Method: e.Method, Path: e.Path, Status: e.Status, Model: e.Model, Stream: e.Stream,
 		UserText: e.UserText, ReplyText: e.ReplyText, Scenario: e.Scenario, ErrorCode: e.ErrorCode,
 		Conversation: e.Conversation, Generation: e.Generation, Turn: e.Turn, PromptCacheKey: e.PromptCacheKey,
-		ToolResults: e.ToolResults, ToolCalls: e.ToolCalls, SchemaErrors: e.SchemaErrors,
+		ToolResults: e.ToolResults, ToolCalls: e.ToolCalls, SchemaErrors: e.SchemaErrors, Contradictions: e.Contradictions,
 		Usage: e.Usage, Ignored: e.Ignored, APIVersion: e.APIVersion, Betas: e.Betas,
 		IdempotencyKey: e.IdempotencyKey, Replay: e.Replay, Fault: e.Fault,
 	})
@@ -268,7 +276,7 @@ func (e *Entry) UnmarshalJSON(data []byte) error {
 		Provider: w.Provider, Method: w.Method, Path: w.Path, Status: w.Status, Model: w.Model, Stream: w.Stream,
 		UserText: w.UserText, ReplyText: w.ReplyText, Scenario: w.Scenario, ErrorCode: w.ErrorCode,
 		Conversation: w.Conversation, Generation: w.Generation, Turn: w.Turn, PromptCacheKey: w.PromptCacheKey,
-		ToolResults: w.ToolResults, ToolCalls: w.ToolCalls, SchemaErrors: w.SchemaErrors,
+		ToolResults: w.ToolResults, ToolCalls: w.ToolCalls, SchemaErrors: w.SchemaErrors, Contradictions: w.Contradictions,
 		Usage: w.Usage, Ignored: w.Ignored, APIVersion: w.APIVersion, Betas: w.Betas,
 		IdempotencyKey: w.IdempotencyKey, Replay: w.Replay, Fault: w.Fault,
 	}

@@ -15,9 +15,10 @@ type Journal struct {
 	seq      uint64  // Seq of the last recorded entry
 	evicted  uint64  // entries dropped to respect the bounds
 
-	unmatched  int  // entries recorded with NoScenarioCode
-	mismatches int  // entries recorded with SchemaErrors
-	frozen     bool // set by Freeze: nothing changes any more
+	unmatched    int  // entries recorded with NoScenarioCode
+	mismatches   int  // entries recorded with SchemaErrors
+	contradicted int  // entries recorded with Contradictions
+	frozen       bool // set by Freeze: nothing changes any more
 }
 
 // New returns an empty journal that keeps at most capacity entries and
@@ -44,6 +45,9 @@ func (j *Journal) Record(e Entry) {
 	}
 	if len(e.SchemaErrors) > 0 {
 		j.mismatches++
+	}
+	if len(e.Contradictions) > 0 {
+		j.contradicted++
 	}
 	if j.count == j.capacity {
 		j.dropOldest()
@@ -132,7 +136,7 @@ func (j *Journal) Reset() {
 		return
 	}
 	j.ring, j.head, j.count, j.bytes, j.seq, j.evicted = nil, 0, 0, 0, 0, 0
-	j.unmatched, j.mismatches = 0, 0
+	j.unmatched, j.mismatches, j.contradicted = 0, 0, 0
 }
 
 // Resize changes the bounds, evicting what no longer fits.

@@ -79,9 +79,10 @@ func TestEntryJSONRoundTrip(t *testing.T) {
 		Method: "POST", Path: "/v1/chat/completions", Status: 200, Model: "gpt-4.1-mini", Stream: true,
 		UserText: "Hi", ReplyText: "Hello", Scenario: "greeting", ErrorCode: "",
 		Conversation: "alice", Generation: 2, Turn: 3, PromptCacheKey: "pk",
-		ToolResults:  []journal.ToolResult{{CallID: "call_1", Name: "f", Content: "42"}},
-		ToolCalls:    []journal.ToolCall{{ID: "call_2", Name: "g", Arguments: "{}"}},
-		SchemaErrors: []string{"/age: want integer"}}
+		ToolResults:    []journal.ToolResult{{CallID: "call_1", Name: "f", Content: "42"}},
+		ToolCalls:      []journal.ToolCall{{ID: "call_2", Name: "g", Arguments: "{}"}},
+		SchemaErrors:   []string{"/age: want integer"},
+		Contradictions: []string{`the reply calls f, but the request's tool_choice is "none": it allows no tool call`}}
 	b, err := json.Marshal(in)
 	if err != nil {
 		t.Fatal(err)
@@ -156,6 +157,35 @@ func TestReportCountsEvictedEntriesToo(t *testing.T) {
 	}
 	j.Reset()
 	if r := j.Report(); !r.Clean() {
+		t.Errorf("report after Reset: %+v", r)
+	}
+}
+
+// Contradictions are reported with their entries, counted when evicted,
+// and weigh in the journal's byte bound: entries whose contradictions
+// hold 8 KiB each evict one another from a 64 KiB journal that would
+// keep a hundred entries without them.
+func TestReportListsContradictions(t *testing.T) {
+	j := journal.New(1000, 64<<10)
+	for range 100 {
+		j.Record(journal.Entry{Scenario: "weather", Contradictions: []string{strings.Repeat("x", 8<<10)}})
+	}
+	r := j.Report()
+	if r.ContradictionTotal != 100 || len(r.Contradictions) != j.Len() || r.Clean() {
+		t.Errorf("report: total %d, %d listed of %d kept, clean %t", r.ContradictionTotal, len(r.Contradictions), j.Len(), r.Clean())
+	}
+	if j.Len() > 8 {
+		t.Errorf("a 64 KiB journal keeps %d entries of 8 KiB contradictions, want at most 8", j.Len())
+	}
+	small := journal.New(1000, 64<<10)
+	for range 100 {
+		small.Record(journal.Entry{Scenario: "weather"})
+	}
+	if small.Len() != 100 {
+		t.Errorf("a 64 KiB journal keeps %d small entries, want all 100", small.Len())
+	}
+	j.Reset()
+	if r := j.Report(); r.ContradictionTotal != 0 || !r.Clean() {
 		t.Errorf("report after Reset: %+v", r)
 	}
 }

@@ -36,7 +36,7 @@ func TestJournalKeepsItsByteBoundWhateverTheEntriesHold(t *testing.T) {
 				Scenario: big, ErrorCode: big, Conversation: big, PromptCacheKey: big,
 				ToolResults:  []journal.ToolResult{{CallID: big, Name: big, Content: big}},
 				ToolCalls:    []journal.ToolCall{{ID: big, Name: big, Arguments: big}},
-				SchemaErrors: []string{big}}
+				SchemaErrors: []string{big}, Contradictions: []string{big}}
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -67,7 +67,7 @@ func TestEveryFieldIsClipped(t *testing.T) {
 		results[i] = journal.ToolResult{CallID: big, Content: big}
 	}
 	j.Record(journal.Entry{Path: big, Model: big, PromptCacheKey: big, ToolResults: results,
-		ToolCalls: []journal.ToolCall{{ID: big, Arguments: big}}, SchemaErrors: []string{big}})
+		ToolCalls: []journal.ToolCall{{ID: big, Arguments: big}}, SchemaErrors: []string{big}, Contradictions: []string{big}})
 	e, _ := j.Last()
 	for name, s := range map[string]string{"Path": e.Path, "Model": e.Model, "PromptCacheKey": e.PromptCacheKey,
 		"ToolResults[0].CallID": e.ToolResults[0].CallID, "ToolCalls[0].ID": e.ToolCalls[0].ID} {
@@ -76,7 +76,8 @@ func TestEveryFieldIsClipped(t *testing.T) {
 		}
 	}
 	for name, s := range map[string]string{"ToolResults[0].Content": e.ToolResults[0].Content,
-		"ToolCalls[0].Arguments": e.ToolCalls[0].Arguments, "SchemaErrors[0]": e.SchemaErrors[0]} {
+		"ToolCalls[0].Arguments": e.ToolCalls[0].Arguments, "SchemaErrors[0]": e.SchemaErrors[0],
+		"Contradictions[0]": e.Contradictions[0]} {
 		if len(s) > 8<<10 {
 			t.Errorf("%s keeps %d bytes, want at most 8 KiB", name, len(s))
 		}

@@ -5,7 +5,7 @@ const NoScenarioCode = "llm_test_server_no_scenario"
 
 // Report sums up what a test should assert on beyond the replies it got:
 // requests nothing answered, structured outputs that failed their schema,
-// and scripted replies never used.
+// replies that contradict their request, and scripted replies never used.
 type Report struct {
 	// Unmatched are the kept entries of requests no scenario answered;
 	// UnmatchedTotal counts them all, evicted ones included.
@@ -15,6 +15,12 @@ type Report struct {
 	// failed the request's JSON schema; SchemaMismatchTotal counts them all.
 	SchemaMismatches    []Entry
 	SchemaMismatchTotal int
+	// Contradictions are the kept entries whose reply the real model
+	// could not have given to the request (see Entry.Contradictions):
+	// the script contradicts the request. ContradictionTotal counts them
+	// all, evicted ones included.
+	Contradictions     []Entry
+	ContradictionTotal int
 	// UnusedReplies counts, by scenario name, the scripted replies no
 	// request used. Sessions fill it in.
 	UnusedReplies map[string]int
@@ -29,15 +35,15 @@ type Report struct {
 // Clean reports whether nothing in r calls for attention. Fired faults
 // do not: the test scripted them.
 func (r *Report) Clean() bool {
-	return r.UnmatchedTotal == 0 && r.SchemaMismatchTotal == 0 && len(r.UnusedReplies) == 0
+	return r.UnmatchedTotal == 0 && r.SchemaMismatchTotal == 0 && r.ContradictionTotal == 0 && len(r.UnusedReplies) == 0
 }
 
-// Report returns the journal's part of a report: unmatched requests and
-// schema mismatches.
+// Report returns the journal's part of a report: unmatched requests,
+// schema mismatches and contradictions.
 func (j *Journal) Report() Report {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	r := Report{UnmatchedTotal: j.unmatched, SchemaMismatchTotal: j.mismatches}
+	r := Report{UnmatchedTotal: j.unmatched, SchemaMismatchTotal: j.mismatches, ContradictionTotal: j.contradicted}
 	for i := range j.count {
 		e := &j.ring[(j.head+i)%len(j.ring)]
 		if e.ErrorCode == NoScenarioCode {
@@ -45,6 +51,9 @@ func (j *Journal) Report() Report {
 		}
 		if len(e.SchemaErrors) > 0 {
 			r.SchemaMismatches = append(r.SchemaMismatches, *e)
+		}
+		if len(e.Contradictions) > 0 {
+			r.Contradictions = append(r.Contradictions, *e)
 		}
 	}
 	return r

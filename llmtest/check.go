@@ -11,7 +11,10 @@ import (
 
 // CheckAssertions fails t, with one error per problem, if sess answered a
 // request with llm_test_server_no_scenario, served a structured output that
-// failed its schema, or has scripted replies no request used. It reports
+// failed its schema, served a reply that contradicts its request (a tool
+// call the request's tool_choice, tools or parallel_tool_calls rule out,
+// or no tool call where they demand one), or has scripted replies no
+// request used. It reports
 // whether everything was clean.
 func CheckAssertions(t TB, sess *session.Session) bool {
 	t.Helper()
@@ -23,6 +26,10 @@ func CheckAssertions(t TB, sess *session.Session) bool {
 	if r.SchemaMismatchTotal > 0 {
 		t.Errorf("llmtest: session %s: %d structured output(s) failed the request's schema, want 0%s",
 			sess.ID(), r.SchemaMismatchTotal, describeSchemaErrors(r.SchemaMismatches))
+	}
+	if r.ContradictionTotal > 0 {
+		t.Errorf("llmtest: session %s: %d reply(ies) contradict their request, which the real model could not answer so, want 0%s",
+			sess.ID(), r.ContradictionTotal, describeContradictions(r.Contradictions))
 	}
 	if len(r.UnusedReplies) > 0 {
 		names := make([]string, 0, len(r.UnusedReplies))
@@ -51,6 +58,14 @@ func describeSchemaErrors(entries []journal.Entry) string {
 	return b.String()
 }
 
+func describeContradictions(entries []journal.Entry) string {
+	var b strings.Builder
+	for _, e := range entries {
+		fmt.Fprintf(&b, "\n\t#%d %s scenario %q: %s", e.Seq, e.Path, e.Scenario, strings.Join(e.Contradictions, "; "))
+	}
+	return b.String()
+}
+
 // Transcript renders a session's journal compactly, one line per request,
 // for failure logs.
 func Transcript(sess *session.Session) string {
@@ -75,6 +90,9 @@ func Transcript(sess *session.Session) string {
 		}
 		if e.ErrorCode != "" {
 			fmt.Fprintf(&b, " error=%s", e.ErrorCode)
+		}
+		for _, c := range e.Contradictions {
+			fmt.Fprintf(&b, " contradiction=%q", c)
 		}
 		b.WriteByte('\n')
 	}

@@ -40,6 +40,11 @@ type Request struct {
 	// ToolChoice is "auto", "none", "required", or the name of the one
 	// function the caller forces; "" when the request does not say.
 	ToolChoice string
+	// ParallelToolCalls is false when the caller lets the model make at
+	// most one tool call (OpenAI's parallel_tool_calls: false, Anthropic's
+	// disable_parallel_tool_use: true), true when it allows several, and
+	// nil when the request does not say (several are allowed).
+	ParallelToolCalls *bool
 	// ResponseFormat is the structured-output format the caller asked for,
 	// or nil for plain text.
 	ResponseFormat *ResponseFormat

@@ -148,7 +148,8 @@ func (s *Session) Scenarios() []ScenarioStatus {
 }
 
 // Assertions returns the session's report: requests no scenario answered,
-// structured outputs that failed their schema, scripted replies never
+// structured outputs that failed their schema, replies that contradict
+// their request (journal.Entry.Contradictions), scripted replies never
 // used, and the faults fired by kind (which the test scripted, so they do
 // not make the report unclean).
 func (s *Session) Assertions() journal.Report { return s.rt.Assertions() }

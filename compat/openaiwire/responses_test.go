@@ -82,12 +82,13 @@ func TestResponsesDecodeGoOpenAI(t *testing.T) {
 			{Role: "assistant", ToolCalls: []scenario.ToolCall{{ID: "call_9", Name: "get_weather", Arguments: `{"city":"Oslo"}`}}},
 			{Role: "tool", Content: "-3C", ToolCallID: "call_9"},
 		},
-		Tools:          []scenario.Tool{{Name: "get_weather", Description: "Weather", Parameters: n.Tools[0].Parameters}},
-		ToolChoice:     "required",
-		ResponseFormat: &scenario.ResponseFormat{Type: "json_schema", Name: "weather", Schema: n.ResponseFormat.Schema, Strict: true},
-		User:           "safe-9",
-		Metadata:       map[string]string{"k": "v"},
-		Conversation:   "conv_abc",
+		Tools:             []scenario.Tool{{Name: "get_weather", Description: "Weather", Parameters: n.Tools[0].Parameters}},
+		ToolChoice:        "required",
+		ParallelToolCalls: &parallel,
+		ResponseFormat:    &scenario.ResponseFormat{Type: "json_schema", Name: "weather", Schema: n.ResponseFormat.Schema, Strict: true},
+		User:              "safe-9",
+		Metadata:          map[string]string{"k": "v"},
+		Conversation:      "conv_abc",
 	}
 	equal(t, "normalized", n, want)
 

@@ -139,7 +139,10 @@ type assertionsBody struct {
 	UnmatchedTotal      int             `json:"unmatched_total"`
 	SchemaMismatches    []journal.Entry `json:"schema_mismatches"`
 	SchemaMismatchTotal int             `json:"schema_mismatch_total"`
-	UnusedReplies       map[string]int  `json:"unused_replies"`
+	// Contradictions are the entries whose reply contradicts the request.
+	Contradictions     []journal.Entry `json:"contradictions"`
+	ContradictionTotal int             `json:"contradiction_total"`
+	UnusedReplies      map[string]int  `json:"unused_replies"`
 	// Faults counts the fired faults by kind.
 	Faults map[string]int `json:"faults"`
 }
@@ -147,13 +150,17 @@ type assertionsBody struct {
 func (h *Handler) assertions(w http.ResponseWriter, _ *http.Request, sel selected) {
 	r := sel.rt.Assertions()
 	body := assertionsBody{Unmatched: r.Unmatched, UnmatchedTotal: r.UnmatchedTotal,
-		SchemaMismatches: r.SchemaMismatches, SchemaMismatchTotal: r.SchemaMismatchTotal, UnusedReplies: r.UnusedReplies,
+		SchemaMismatches: r.SchemaMismatches, SchemaMismatchTotal: r.SchemaMismatchTotal,
+		Contradictions: r.Contradictions, ContradictionTotal: r.ContradictionTotal, UnusedReplies: r.UnusedReplies,
 		Faults: r.Faults}
 	if body.Unmatched == nil {
 		body.Unmatched = []journal.Entry{}
 	}
 	if body.SchemaMismatches == nil {
 		body.SchemaMismatches = []journal.Entry{}
+	}
+	if body.Contradictions == nil {
+		body.Contradictions = []journal.Entry{}
 	}
 	if body.UnusedReplies == nil {
 		body.UnusedReplies = map[string]int{}

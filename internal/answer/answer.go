@@ -4,7 +4,8 @@
 // rules, reserves the reply of the first scenario that answers, resolves
 // a Go responder, holds the reply back for its delay, and builds the
 // provider.Answer a codec renders: the model override, the
-// structured-output schema check, tool-call IDs, the cut at the request's
+// structured-output schema check, the contradictions between the reply
+// and the request's tool_choice, tools and parallel_tool_calls, tool-call IDs, the cut at the request's
 // maximum output tokens, the finish kind, the journal's fields and the
 // usage. CheckContext is the context-window check codecs run before a
 // reply is reserved.

@@ -79,7 +79,9 @@ func (c *Cache) meet(rt *runtime.Runtime, model string, segments []runtime.Promp
 
 // Build builds the neutral answer to req from reply and fills the journal
 // entry's answer fields: the text, the tool calls with their IDs, the
-// schema errors of a structured reply, and the usage. An answer longer than
+// schema errors of a structured reply, what the reply contradicts of the
+// request's tool_choice, tools and parallel_tool_calls (see
+// contradictions), and the usage. An answer longer than
 // req.MaxOutputTokens is cut there, at a token boundary, and finishes with
 // FinishLength unless the reply scripts its own finish (see truncate).
 func Build(x *provider.Exchange, req *scenario.Request, reply *scenario.Reply, spec Spec) provider.Answer {
@@ -92,6 +94,7 @@ func Build(x *provider.Exchange, req *scenario.Request, reply *scenario.Reply, s
 		a.Text, a.JSON = string(reply.JSON), true
 		x.Entry.SchemaErrors = checkSchema(req.ResponseFormat, reply.JSON)
 	}
+	x.Entry.Contradictions = contradictions(req, reply)
 	// An answer longer than the request allows is cut, as the model stops.
 	cut := truncate(&Counter{Ctx: x.Ctx, Model: req.Model}, req.MaxOutputTokens, &a)
 	calls := reply.ToolCalls

@@ -58,6 +58,9 @@ func (r *MessagesRequest) Normalize() *scenario.Request {
 		default:
 			n.ToolChoice = tc.Type
 		}
+		if tc.DisableParallelToolUse {
+			n.ParallelToolCalls = new(false)
+		}
 	}
 	if r.Format != nil {
 		n.ResponseFormat = &scenario.ResponseFormat{Type: "json_schema", Schema: bytes.Clone(r.Format)}

@@ -287,7 +287,7 @@ func DecodeChatRequest(body []byte) (*ChatRequest, *Error) {
 		return nil, indexMessageError(body, err)
 	}
 	if req.Model == "" {
-		return nil, MissingParameter("model")
+		return nil, MissingModel()
 	}
 	if req.Messages == nil {
 		return nil, MissingParameter("messages")
@@ -352,6 +352,9 @@ func (r *ChatRequest) Normalize() *scenario.Request {
 	}
 	if n.User == "" {
 		n.User = r.SafetyIdentifier
+	}
+	if provider.JSONKind(r.ParallelToolCalls) == "bool" {
+		_ = json.Unmarshal(r.ParallelToolCalls, &n.ParallelToolCalls) // a JSON boolean always decodes
 	}
 	// max_completion_tokens replaced max_tokens; when both are sent
 	// (validation allows it on chat models) the newer one governs.

@@ -27,13 +27,20 @@ func TestErrorEnvelope(t *testing.T) {
 	}
 }
 
+// A wrong key is masked as the real API masks it: shown whole up to 12
+// bytes, else its first 8 and last 4 bytes around one asterisk a byte.
 func TestInvalidAPIKeyMasksTheKey(t *testing.T) {
 	for key, want := range map[string]string{
-		"short-key":                  "***",
-		"sk-abcdefghijklmnopqrstuvw": "sk-***tuvw",
+		"short-key":                  "short-key",
+		"YOUR_API_KEY":               "YOUR_API_KEY",
+		"your_key_here":              "your_key*here",
+		"sk-not-a-real-key":          "sk-not-a*****-key",
+		"sk-abcdefghijklmnopqrstuvw": "sk-abcde**************tuvw",
+		"sk-proj-" + strings.Repeat("x", 150) + "MxYA": "sk-proj-" + strings.Repeat("*", 150) + "MxYA",
 	} {
-		if msg := InvalidAPIKey(key).Message; !strings.Contains(msg, want) || strings.Contains(msg, key) {
-			t.Errorf("message for %q = %q, want it masked as %q", key, msg, want)
+		msg := InvalidAPIKey(key).Message
+		if want := "Incorrect API key provided: " + want + ". You can find your API key at https://platform.openai.com/account/api-keys."; msg != want {
+			t.Errorf("message for %q = %q, want %q", key, msg, want)
 		}
 	}
 }
@@ -168,12 +175,13 @@ func TestDecodeOpenAIGoRequest(t *testing.T) {
 			{Name: "get_weather", Description: "Current weather", Parameters: n.Tools[0].Parameters},
 			{Name: "grep", Description: "search"},
 		},
-		ToolChoice:      "get_weather",
-		ResponseFormat:  &scenario.ResponseFormat{Type: "json_schema", Name: "weather", Schema: n.ResponseFormat.Schema, Strict: true},
-		MaxOutputTokens: 100,
-		PromptCacheKey:  "cache-1",
-		User:            "user-1",
-		Metadata:        map[string]string{"suite": "weather"},
+		ToolChoice:        "get_weather",
+		ParallelToolCalls: new(false),
+		ResponseFormat:    &scenario.ResponseFormat{Type: "json_schema", Name: "weather", Schema: n.ResponseFormat.Schema, Strict: true},
+		MaxOutputTokens:   100,
+		PromptCacheKey:    "cache-1",
+		User:              "user-1",
+		Metadata:          map[string]string{"suite": "weather"},
 	}
 	equal(t, "normalized", n, want)
 	jsonEqual(t, "parameters", n.Tools[0].Parameters, weatherSchema)
@@ -280,7 +288,8 @@ func TestDecodeRefusesInvalid(t *testing.T) {
 		{"content of wrong type, later message", `{"model":"m","messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"},{"role":"user","content":true}]}`, "invalid_type", "messages[2].content"},
 		{"part of wrong type", `{"model":"m","messages":[{"role":"user","content":["x"]}]}`, "invalid_type", "messages[0].content"},
 		{"part field of wrong type", `{"model":"m","messages":[{"role":"user","content":[{"type":"text","text":1}]}]}`, "invalid_type", "messages[0].content.text"},
-		{"missing model", `{` + user + `}`, "missing_required_parameter", "model"},
+		{"missing model", `{` + user + `}`, "", ""},
+		{"empty model", `{"model":"",` + user + `}`, "", ""},
 		{"missing messages", `{"model":"m"}`, "missing_required_parameter", "messages"},
 		{"empty messages", `{"model":"m","messages":[]}`, "empty_array", "messages"},
 		{"bad role", `{"model":"m","messages":[{"role":"robot","content":"Hi"}]}`, "invalid_value", "messages[0].role"},

@@ -71,8 +71,14 @@ func serveChat(x *provider.Exchange) provider.Response {
 
 // find finds the reply to a conversational request, refusing as the real
 // API does a model that is no chat model, and then what check refuses (the
-// prompt's length), before any reply is reserved.
+// prompt's length), before any reply is reserved. An unserved model is
+// refused in the words of the request's API (see ResponsesModelNotFound).
 func find(x *provider.Exchange, norm *scenario.Request, check func() *apierr.Error) (*runtime.Reservation, scenario.Reply, *provider.Response) {
+	if norm.Endpoint == scenario.EndpointResponses && !x.Serves(norm.Model) {
+		answer.RecordRequest(x, norm)
+		err := ResponsesModelNotFound(norm.Model, x.Models(), len(x.Runtime.Settings().Models) > 0)
+		return nil, scenario.Reply{}, &provider.Response{Err: err}
+	}
 	return answer.Find(x, norm, func() *apierr.Error {
 		if info, ok := LookupModel(norm.Model); ok && info.Kind != KindChat && info.Kind != KindReasoning {
 			return NotAChatModel(x.Request.URL.Path)

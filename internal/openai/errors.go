@@ -44,6 +44,9 @@ func Resolve(e *Error) *Error {
 	}
 	if out.Message == "" {
 		out.Message = text
+		if out.Status == http.StatusTooManyRequests {
+			out.Message = rateLimitText(out.Type, out.Header, text)
+		}
 	}
 	return &out
 }
@@ -103,31 +106,77 @@ func MissingAPIKey() *Error {
 		"You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).")
 }
 
-// InvalidAPIKey answers a provider request whose bearer token is wrong. Like
-// the real API it shows only the ends of a long key, and nothing of a short one.
+// InvalidAPIKey answers a provider request whose bearer token is wrong, in
+// the real API's words (see maskKey).
 func InvalidAPIKey(provided string) *Error {
 	return invalidRequest(http.StatusUnauthorized, "invalid_api_key", "",
-		"Incorrect API key provided: %s.", maskKey(provided))
+		"Incorrect API key provided: %s. You can find your API key at %s.", maskKey(provided), apiKeysURL)
 }
 
+// apiKeysURL closes the real API's message for a wrong key.
+const apiKeysURL = "https://platform.openai.com/account/api-keys"
+
+// Masking of a wrong key in the real API's 401: a key of up to
+// maskMinLength bytes is shown whole; a longer one keeps its first
+// maskHead and last maskTail bytes with one asterisk for each byte
+// between ("sk-proj-" + asterisks + the last 4). This is the rule every
+// real body published in GitHub issues follows: "sk-invalid" and
+// "YOUR_API_KEY" whole, "sk-not-a*****-key", "your_key*here" (13 bytes)
+// and "sk-proj-***...MxYA" masked.
+const (
+	maskMinLength = 12
+	maskHead      = 8
+	maskTail      = 4
+)
+
+// maskKey is key as the real API's 401 shows it.
 func maskKey(key string) string {
-	if len(key) < 20 {
-		return "***"
+	if len(key) <= maskMinLength {
+		return key
 	}
-	return key[:3] + "***" + key[len(key)-4:]
+	return key[:maskHead] + strings.Repeat("*", len(key)-maskHead-maskTail) + key[len(key)-maskTail:]
 }
 
-// ModelNotFound answers a request for a model the session does not serve.
-// The message starts as the real API's and goes on to name what is served:
-// the session's allow-list when it has one, else the catalog, so that a
-// test whose session lists too few models sees why at once.
+// ModelNotFound answers a Chat Completions (or embeddings, or models)
+// request for a model the session does not serve: 404 model_not_found
+// without a param, as the real API answers. The message starts as the
+// real API's and goes on to name what is served (see served).
 func ModelNotFound(model string, served []string, allowList bool) *Error {
+	return invalidRequest(http.StatusNotFound, "model_not_found", "",
+		"The model `%s` does not exist or you do not have access to it. %s", model, servedModels(served, allowList))
+}
+
+// ResponsesModelNotFound answers a Responses API request for a model the
+// session does not serve. The Responses API words it otherwise than Chat
+// Completions: 400 with param "model" and "The requested model 'x' does
+// not exist.", as real bodies of openai-python's responses.parse and of
+// Codex CLI (a Responses API client) show. That an inaccessible model
+// gets the same answer as an unknown one is inferred.
+func ResponsesModelNotFound(model string, served []string, allowList bool) *Error {
+	e := invalidRequest(http.StatusBadRequest, "model_not_found", "model", "The requested model '%s' does not exist.", model)
+	if len(served) > 0 {
+		e.Message += " " + servedModels(served, allowList)
+	}
+	return e
+}
+
+// servedModels names what the session serves: its allow-list when it has
+// one, else the catalog, so that a test whose session lists too few
+// models sees why at once.
+func servedModels(served []string, allowList bool) string {
 	which := "This server's catalog has"
 	if allowList {
 		which = "This session serves only"
 	}
-	return invalidRequest(http.StatusNotFound, "model_not_found", "",
-		"The model `%s` does not exist or you do not have access to it. %s: %s.", model, which, strings.Join(served, ", "))
+	return fmt.Sprintf("%s: %s.", which, strings.Join(served, ", "))
+}
+
+// MissingModel answers a Chat Completions request without a model (or
+// with an empty one) as the real API does: not with the usual
+// missing_required_parameter, but a message of its own with neither param
+// nor code.
+func MissingModel() *Error {
+	return invalidRequest(http.StatusBadRequest, "", "", "you must provide a model parameter")
 }
 
 // InvalidJSON answers a body that is not valid JSON.

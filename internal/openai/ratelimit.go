@@ -67,3 +67,22 @@ func (Codec) SetRateLimitHeaders(h http.Header, c *runtime.RateCheck) {
 func resetDuration(d time.Duration) string {
 	return (d + time.Millisecond - 1).Truncate(time.Millisecond).String()
 }
+
+// rateLimitText is the message of a 429 that brings none of its own, such
+// as scenario.RateLimited's, in the real API's words for its type: a
+// "tokens" 429 speaks of tokens per minute and a "requests" one of
+// requests, so that type and message agree, and the wait is the one its
+// Retry-After-Ms header asks for. A scripted 429 has no limit, use or
+// model to quote, so those parts of the real message are left out. Any
+// other type keeps text.
+func rateLimitText(typ string, h http.Header, text string) string {
+	unit, ok := rateUnits[runtime.RateDimension(typ)]
+	if !ok {
+		return text
+	}
+	wait := "Please try again later."
+	if ms, err := strconv.ParseInt(h.Get("Retry-After-Ms"), 10, 64); err == nil && ms >= 0 {
+		wait = "Please try again in " + resetDuration(time.Duration(ms)*time.Millisecond) + "."
+	}
+	return fmt.Sprintf("Rate limit reached in organization %s on %s. %s Visit %s to learn more.", organization, unit, wait, rateLimitsURL)
+}

@@ -158,6 +158,9 @@ func NormalizeResponses(model, instructions string, items []Item, req *Responses
 		n.MaxOutputTokens = int(*m)
 	}
 	n.ToolChoice = req.toolChoice
+	if p := req.ParallelToolCalls; p != nil {
+		n.ParallelToolCalls = new(*p)
+	}
 	n.PromptCacheKey = req.PromptCacheKey
 	n.User = req.User
 	if n.User == "" {

@@ -155,7 +155,7 @@ func DecodeResponsesRequest(body []byte) (*ResponsesRequest, *Error) {
 	case provider.JSONKind(probe.Model) == "null":
 		return nil, InvalidType("model", "a string", "null")
 	case req.Model == "":
-		return nil, invalidRequest(http.StatusBadRequest, "model_not_found", "model", "The requested model '' does not exist.")
+		return nil, ResponsesModelNotFound("", nil, false)
 	}
 	if present(req.Messages) {
 		return nil, invalidRequest(http.StatusBadRequest, "unsupported_parameter", "",

@@ -67,7 +67,7 @@ func TestResponsesDecodeOpenAIGoStringInput(t *testing.T) {
 		Endpoint: scenario.EndpointResponses, Model: "gpt-4.1-mini", System: "Be brief.",
 		Messages:       []scenario.Message{{Role: "user", Content: "Hello <there> & bye"}},
 		PromptCacheKey: "cache-1", User: "user-1", Metadata: map[string]string{"suite": "hello"},
-		Conversation: "conv_1", MaxOutputTokens: 64,
+		Conversation: "conv_1", MaxOutputTokens: 64, ParallelToolCalls: new(false),
 	}
 	equal(t, "normalized", NormalizeResponses(req.Model, req.Instructions, items, req), want)
 }
