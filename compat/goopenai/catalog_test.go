@@ -3,15 +3,17 @@ package goopenai_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/openai/openai-go/v3"
+
 	catalog "github.com/llmtestserver/llmtestserver/internal/openai"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/session"
-	"github.com/openai/openai-go/v3"
 )
 
 // catWant is a model as GET /v1/models must describe it.
@@ -162,7 +164,8 @@ func TestCatalogModelByID(t *testing.T) {
 	const unknown = "gpt-7-ultra"
 	_, err := client.Models.Get(t.Context(), unknown)
 	apiErr := rsWantError(t, "openai-go Models.Get of an unknown model", err, http.StatusNotFound, "model_not_found", "")
-	if apiErr.Message != "The model `"+unknown+"` does not exist or you do not have access to it. This server's catalog has: "+strings.Join(catalog.CatalogIDs(), ", ")+"." {
+	if !strings.HasPrefix(apiErr.Message, "The model `"+unknown+"` does not exist or you do not have access to it. Nearest in this server's catalog: ") ||
+		!strings.HasSuffix(apiErr.Message, fmt.Sprintf(" (GET /v1/models lists all %d).", len(catalog.CatalogIDs()))) {
 		t.Errorf("message %q", apiErr.Message)
 	}
 	_, err = goClient.GetModel(t.Context(), unknown)

@@ -297,7 +297,7 @@ func TestEmbeddingsUnknownModel(t *testing.T) {
 		model  string
 		served string // how the message goes on, naming what is served
 	}{
-		{"outside the catalog", nil, "text-embedding-9", " This server's catalog has: gpt-4.1, gpt-4.1-2025-04-14, gpt-4.1-mini, "},
+		{"outside the catalog", nil, "text-embedding-9", " Nearest in this server's catalog: text-embedding-3-small, text-embedding-3-large, "},
 		{"not served by the session", []session.Option{session.OnlyModels(embModel, "gpt-4.1-mini")}, "text-embedding-3-large",
 			" This session serves only: " + embModel + ", gpt-4.1-mini."},
 	} {

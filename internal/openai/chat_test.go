@@ -3,6 +3,7 @@ package openai
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -357,4 +358,18 @@ func TestCompletionWriteJSON(t *testing.T) {
 	c.Choices[1].Message.Content = &other
 	marshal(t, c)
 	marshal(t, &ChatCompletion{ID: "empty"})
+}
+
+// An unknown model's error names the catalog's nearest models, a typo's
+// intended one first, and how many there are.
+func TestModelNotFoundNamesTheNearest(t *testing.T) {
+	served := CatalogIDs()
+	msg := ModelNotFound("gpt-4.1-mimi", served, false).Message
+	want := "The model `gpt-4.1-mimi` does not exist or you do not have access to it. Nearest in this server's catalog: gpt-4.1-mini, "
+	if !strings.HasPrefix(msg, want) || !strings.HasSuffix(msg, fmt.Sprintf("(GET /v1/models lists all %d).", len(served))) {
+		t.Errorf("message %q", msg)
+	}
+	if got := ResponsesModelNotFound("gpt-4.1-mimi", served, false).Message; !strings.Contains(got, "Nearest in this server's catalog: gpt-4.1-mini, ") {
+		t.Errorf("Responses message %q", got)
+	}
 }

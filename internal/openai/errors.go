@@ -3,6 +3,7 @@ package openai
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
@@ -143,7 +144,7 @@ func maskKey(key string) string {
 // real API's and goes on to name what is served (see served).
 func ModelNotFound(model string, served []string, allowList bool) *Error {
 	return invalidRequest(http.StatusNotFound, "model_not_found", "",
-		"The model `%s` does not exist or you do not have access to it. %s", model, servedModels(served, allowList))
+		"The model `%s` does not exist or you do not have access to it. %s", model, servedModels(model, served, allowList))
 }
 
 // ResponsesModelNotFound answers a Responses API request for a model the
@@ -155,20 +156,53 @@ func ModelNotFound(model string, served []string, allowList bool) *Error {
 func ResponsesModelNotFound(model string, served []string, allowList bool) *Error {
 	e := invalidRequest(http.StatusBadRequest, "model_not_found", "model", "The requested model '%s' does not exist.", model)
 	if len(served) > 0 {
-		e.Message += " " + servedModels(served, allowList)
+		e.Message += " " + servedModels(model, served, allowList)
 	}
 	return e
 }
 
 // servedModels names what the session serves: its allow-list when it has
-// one, else the catalog, so that a test whose session lists too few
-// models sees why at once.
-func servedModels(served []string, allowList bool) string {
-	which := "This server's catalog has"
+// one, so that a test whose session lists too few models sees why at once;
+// else the catalog's models nearest to model (a typo's intended name comes
+// first), since the whole catalog is too long to read in an error.
+func servedModels(model string, served []string, allowList bool) string {
 	if allowList {
-		which = "This session serves only"
+		return fmt.Sprintf("This session serves only: %s.", strings.Join(served, ", "))
 	}
-	return fmt.Sprintf("%s: %s.", which, strings.Join(served, ", "))
+	return fmt.Sprintf("Nearest in this server's catalog: %s (GET /v1/models lists all %d).",
+		strings.Join(nearest(model, served, 5), ", "), len(served))
+}
+
+// nearest returns the n names of names nearest to s by edit distance,
+// nearest first, ties in the order of names.
+func nearest(s string, names []string, n int) []string {
+	out := slices.Clone(names)
+	dist := make(map[string]int, len(out))
+	for _, name := range out {
+		dist[name] = editDistance(s, name)
+	}
+	slices.SortStableFunc(out, func(a, b string) int { return dist[a] - dist[b] })
+	return out[:min(n, len(out))]
+}
+
+// editDistance is the Levenshtein distance of a and b, in bytes.
+func editDistance(a, b string) int {
+	row := make([]int, len(b)+1)
+	for j := range row {
+		row[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		diag := row[0]
+		row[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			diag, row[j] = row[j], min(row[j]+1, row[j-1]+1, diag+cost)
+		}
+	}
+	return row[len(b)]
 }
 
 // MissingModel answers a Chat Completions request without a model (or

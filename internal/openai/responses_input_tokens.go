@@ -42,7 +42,7 @@ func serveResponseInputTokens(x *provider.Exchange) provider.Response {
 	answer.RecordRequest(x, norm)
 	x.Entry.Stream = false
 	if !x.Serves(req.Model) {
-		return provider.Response{Err: answer.ModelNotFound(x, req.Model)}
+		return provider.Response{Err: ResponsesModelNotFound(req.Model, x.Models(), len(x.Runtime.Settings().Models) > 0)}
 	}
 	if info, ok := LookupModel(req.Model); ok && info.Kind != KindChat && info.Kind != KindReasoning {
 		// As find refuses it for POST /v1/responses (the wording here is inferred).
