@@ -305,6 +305,9 @@ func DecodeChatRequest(body []byte) (*ChatRequest, *Error) {
 	if err := validateToolTurns(req.Messages); err != nil {
 		return nil, err
 	}
+	if err := req.validateChatRules(body); err != nil {
+		return nil, err
+	}
 	return &req, nil
 }
 

@@ -32,6 +32,12 @@ func serveResponses(x *provider.Exchange) provider.Response {
 	if err != nil {
 		return provider.Response{Err: err}
 	}
+	if err := CheckMovedParams(body); err != nil {
+		return provider.Response{Err: err}
+	}
+	if err := refuseUnknown(x, body, CheckResponsesParams); err != nil {
+		return provider.Response{Err: err}
+	}
 	req, err := DecodeResponsesRequest(body)
 	if err != nil {
 		return provider.Response{Err: err}

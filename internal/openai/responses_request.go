@@ -174,6 +174,9 @@ func DecodeResponsesRequest(body []byte) (*ResponsesRequest, *Error) {
 		return nil, invalidRequest(http.StatusBadRequest, "missing_required_parameter", "",
 			`One of "input" or "previous_response_id" or 'prompt' or 'conversation' must be provided.`)
 	}
+	if err := req.validateResponsesRules(body); err != nil {
+		return nil, err
+	}
 	return &req, nil
 }
 

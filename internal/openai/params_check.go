@@ -1,0 +1,205 @@
+package openai
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"github.com/llmtestserver/llmtestserver/internal/provider"
+)
+
+// objectSpec is what the server knows of one JSON object of a request: its
+// fields, and for some of them the spec of the value (an object, or each
+// object of an array). An object whose shape depends on its "type" member
+// picks its spec in byType instead; a type not listed there is not looked
+// into.
+type objectSpec struct {
+	fields map[string]*objectSpec
+	byType map[string]*objectSpec
+	// defaultType is the type of an object that sends none.
+	defaultType string
+}
+
+// fieldSpec is the spec of an object with these fields, none looked into.
+func fieldSpec(names ...string) *objectSpec {
+	s := &objectSpec{fields: make(map[string]*objectSpec, len(names))}
+	for _, n := range names {
+		s.fields[n] = nil
+	}
+	return s
+}
+
+// typedSpec is the spec of an object whose type member picks its fields.
+func typedSpec(defaultType string, byType map[string]*objectSpec) *objectSpec {
+	return &objectSpec{byType: byType, defaultType: defaultType}
+}
+
+// with looks into the value of field name with spec. It is used while the
+// package's spec variables are built, and never after.
+func (s *objectSpec) with(name string, spec *objectSpec) *objectSpec {
+	if _, ok := s.fields[name]; !ok {
+		panic("openai: spec of unlisted field " + name)
+	}
+	s.fields[name] = spec
+	return s
+}
+
+// unknownParam is where a request carries a field the spec does not list.
+type unknownParam struct {
+	// top is the unknown top-level field's name, "" when the unknown field
+	// is nested.
+	top string
+	// path is the field's param path: "foo", "input[3].status".
+	path string
+}
+
+// findUnknown returns the first field of body, in document order, that
+// spec does not list, or nil. A body that is not a JSON object, and values
+// of the wrong JSON type, are left to the decoder's own errors.
+func findUnknown(spec *objectSpec, body []byte) *unknownParam {
+	u := spec.walk("", json.RawMessage(bytes.TrimSpace(body)))
+	return u
+}
+
+func (s *objectSpec) walk(at string, raw json.RawMessage) *unknownParam {
+	keys, members, ok := orderedMembers(raw)
+	if !ok {
+		return nil
+	}
+	spec := s
+	if s.byType != nil {
+		typ := s.defaultType
+		if t, ok := members["type"]; ok {
+			typ = ""
+			_ = json.Unmarshal(t, &typ) // a non-string type picks no spec
+		}
+		if spec = s.byType[typ]; spec == nil {
+			return nil
+		}
+	}
+	for _, k := range keys {
+		child, known := spec.fields[k]
+		path := k
+		if at != "" {
+			path = at + "." + k
+		}
+		if !known {
+			u := &unknownParam{path: path}
+			if at == "" {
+				u.top = k
+			}
+			return u
+		}
+		if child == nil {
+			continue
+		}
+		v := members[k]
+		switch provider.JSONKind(v) {
+		case "object":
+			if u := child.walk(path, v); u != nil {
+				return u
+			}
+		case "array":
+			var elems []json.RawMessage
+			if json.Unmarshal(v, &elems) != nil {
+				continue
+			}
+			for i, e := range elems {
+				if u := child.walk(fmt.Sprintf("%s[%d]", path, i), e); u != nil {
+					return u
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// orderedMembers reads a JSON object's members and their keys in document
+// order; ok is false when raw is not an object.
+func orderedMembers(raw json.RawMessage) (keys []string, members map[string]json.RawMessage, ok bool) {
+	if provider.JSONKind(raw) != "object" {
+		return nil, nil, false
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := dec.Token(); err != nil { // the opening brace
+		return nil, nil, false
+	}
+	members = make(map[string]json.RawMessage)
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, nil, false
+		}
+		k, _ := t.(string) // object keys are always strings
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, nil, false
+		}
+		if _, dup := members[k]; !dup {
+			keys = append(keys, k)
+		}
+		members[k] = v
+	}
+	return keys, members, true
+}
+
+// CheckChatParams refuses a chat completion body that carries a field the
+// API does not know, in the real API's words: a top-level one is
+// "Unrecognized request argument supplied: X" without param or code (seen
+// in real bodies), a nested one "Unknown parameter: 'messages[1].x'." with
+// code unknown_parameter (seen for messages[].tool_calls[].index).
+func CheckChatParams(body []byte) *Error {
+	u := findUnknown(chatParams, body)
+	switch {
+	case u == nil:
+		return nil
+	case u.top != "":
+		return invalidRequest(http.StatusBadRequest, "", "", "Unrecognized request argument supplied: %s", u.top)
+	}
+	return UnknownParameter(u.path)
+}
+
+// CheckResponsesParams refuses a POST /v1/responses body that carries a
+// field the API does not know: "Unknown parameter: 'X'." with param X and
+// code unknown_parameter, nested fields named by their whole path
+// ('input[3].status'), as real bodies show them.
+func CheckResponsesParams(body []byte) *Error {
+	if u := findUnknown(responsesParams, body); u != nil {
+		return UnknownParameter(u.path)
+	}
+	return nil
+}
+
+// CheckMovedParams refuses the Chat Completions parameters the Responses API
+// has moved, naming their new place as the real API does (with param null
+// and code unsupported_parameter, as seen). It applies even when unknown
+// parameters are allowed: no client means them for this endpoint.
+func CheckMovedParams(body []byte) *Error {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(bytes.TrimSpace(body), &top) != nil {
+		return nil
+	}
+	for _, name := range []string{"reasoning_effort", "response_format"} {
+		if present(top[name]) {
+			return invalidRequest(http.StatusBadRequest, "unsupported_parameter", "",
+				"Unsupported parameter: '%s'. In the Responses API, this parameter has moved to '%s'. Try again with the new parameter. See the API documentation for more information: https://platform.openai.com/docs/api-reference/responses/create.",
+				name, responsesMovedParams[name])
+		}
+	}
+	return nil
+}
+
+// UnknownParameter answers a field the API does not know.
+func UnknownParameter(path string) *Error {
+	return invalidRequest(http.StatusBadRequest, "unknown_parameter", path, "Unknown parameter: '%s'.", path)
+}
+
+// refuseUnknown runs check on body unless the session allows unknown
+// parameters.
+func refuseUnknown(x *provider.Exchange, body []byte, check func([]byte) *Error) *Error {
+	if x.Runtime.Settings().AllowUnknownParameters {
+		return nil
+	}
+	return check(body)
+}
