@@ -52,6 +52,9 @@ func serveResponses(x *provider.Exchange) provider.Response {
 	}
 	newID := func(prefix string) string { return x.Runtime.NewID(prefix, idLength) }
 	input := req.InputItems(newID)
+	if err := resolveCallOutputs(c.prior, input); err != nil {
+		return provider.Response{Err: err}
+	}
 	items := append(slices.Clip(c.prior), input...)
 	if err := ValidateToolOutputs(items); err != nil {
 		return provider.Response{Err: err}

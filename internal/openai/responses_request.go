@@ -300,12 +300,15 @@ func decodeItem(at string, data json.RawMessage) (Item, *Error) {
 		if it.Name, err = o.required("name"); err != nil {
 			return it, err
 		}
+		if it.Namespace, err = o.str("namespace"); err != nil {
+			return it, err
+		}
 		it.Arguments, err = o.required("arguments")
 	case "function_call_output":
 		if err = checkItemID(o.param("id"), it.ID, "fc"); err != nil {
 			return it, err
 		}
-		if it.CallID, err = o.required("call_id"); err != nil {
+		if err = decodeOutputCaller(o, &it); err != nil {
 			return it, err
 		}
 		err = decodeCallOutput(o, &it)
