@@ -203,3 +203,42 @@ func refuseUnknown(x *provider.Exchange, body []byte, check func([]byte) *Error)
 	}
 	return check(body)
 }
+
+// ParamStep is one step of the path to a field of a request body: the
+// field's name, and the type member of the object that holds it ("" for
+// an object without one).
+type ParamStep struct {
+	Type string
+	Name string
+}
+
+// KnownParam reports whether the field at path is one the server knows,
+// or lies in an object it does not look into; api is "chat" (Chat
+// Completions) or "responses". The tests check the SDKs' request types
+// against the lists with it.
+func KnownParam(api string, path []ParamStep) bool {
+	spec := chatParams
+	if api == "responses" {
+		spec = responsesParams
+	}
+	for _, step := range path {
+		if spec.byType != nil {
+			typ := step.Type
+			if typ == "" {
+				typ = spec.defaultType
+			}
+			if spec = spec.byType[typ]; spec == nil {
+				return true
+			}
+		}
+		child, known := spec.fields[step.Name]
+		if !known {
+			return false
+		}
+		if child == nil {
+			return true
+		}
+		spec = child
+	}
+	return true
+}
