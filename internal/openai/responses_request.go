@@ -15,9 +15,9 @@ import (
 // (ResponseNewParams) and go-openai (CreateResponseRequest) send it. Fields
 // whose JSON shape varies (input, tools, tool_choice, text, conversation,
 // reasoning) are kept raw and read through methods once
-// DecodeResponsesRequest has checked them. Unknown fields are tolerated,
-// although the real API refuses them, so that fields of newer SDK versions
-// do not break tests.
+// DecodeResponsesRequest has checked them. Unknown fields are refused
+// before decoding (CheckResponsesParams), as the real API refuses them,
+// unless the session allows them for SDK versions newer than the server.
 type ResponsesRequest struct {
 	Model        string          `json:"model"`
 	Input        json.RawMessage `json:"input"`
@@ -136,8 +136,10 @@ func contains(list []string, s string) bool { return indexOf(list, s) >= 0 }
 // tool_choice; text.format and text.verbosity; reasoning; enums and
 // bounds (truncation, max_output_tokens, max_tool_calls, metadata size,
 // temperature, top_p, top_logprobs, prompt_cache_retention); conversation
-// shape and its exclusion with previous_response_id; and an empty input
-// without anything to continue.
+// shape and its exclusion with previous_response_id; an empty input
+// without anything to continue; and the rules of responses_rules.go
+// (stream_options, background, tool types, image URLs, the model's own
+// rules, strict schemas, the word json for json_object).
 func DecodeResponsesRequest(body []byte) (*ResponsesRequest, *Error) {
 	var req ResponsesRequest
 	if err := decodeBody(body, &req); err != nil {
