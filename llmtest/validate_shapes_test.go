@@ -123,3 +123,16 @@ func TestValidateResponsesShapes(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "ok", resp.OutputText())
 }
+
+// A sampling knob of the wrong JSON type is named in param.
+func TestValidateChatKnobType(t *testing.T) {
+	t.Parallel()
+	sess, _ := validationSession(t)
+	r := rawCall(t, sess.HTTPClient(), "POST", sess.BaseURL()+"/chat/completions",
+		`{"model":"gpt-4.1-mini","messages":[{"role":"user","content":"Hi"}],"temperature":"hot"}`, selectorOf(sess)...)
+	code, _, param, message := r.apiError(t)
+	assert.Equal(t, 400, r.status)
+	assert.Equal(t, "invalid_type", code)
+	assert.Equal(t, "temperature", param)
+	assert.Equal(t, "Invalid type for 'temperature': expected a number, but got a string instead.", message)
+}
