@@ -19,15 +19,34 @@ type chatKnobs struct {
 	Modalities       []string `json:"modalities"`
 }
 
+// decodeKnobs reads the knobs from the top-level members that carry them,
+// without decoding the rest of the body again.
+func decodeKnobs(body []byte) (*chatKnobs, *Error) {
+	var k chatKnobs
+	members := topMembers(body, "temperature", "top_p", "frequency_penalty", "presence_penalty", "reasoning_effort", "modalities")
+	for _, f := range []struct {
+		name string
+		v    any
+	}{
+		{"temperature", &k.Temperature}, {"top_p", &k.TopP}, {"frequency_penalty", &k.FrequencyPenalty},
+		{"presence_penalty", &k.PresencePenalty}, {"reasoning_effort", &k.ReasoningEffort}, {"modalities", &k.Modalities},
+	} {
+		if raw, ok := members[f.name]; ok {
+			if err := decodeField(f.name, raw, f.v); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return &k, nil
+}
+
 // validateChatRules checks what DecodeChatRequest's other checks leave: the
 // sampling knobs' ranges and the model's own rules, the output token
 // limits, stream_options without stream, content part types and image
 // URLs, structured outputs (strict schemas, the word json for json_object).
 func (r *ChatRequest) validateChatRules(body []byte) *Error {
-	var k chatKnobs
-	if err := decodeField("", body, &k); err != nil {
-		// A wrong type is reported by the decoder before this runs; this
-		// is only a guard.
+	k, err := decodeKnobs(body)
+	if err != nil {
 		return err
 	}
 	if r.StreamOptions != nil && !r.Stream {
@@ -41,7 +60,7 @@ func (r *ChatRequest) validateChatRules(body []byte) *Error {
 		func() *Error { return decimalBounds("presence_penalty", k.PresencePenalty, -2, 2) },
 		func() *Error { return integerAtLeast("max_tokens", r.MaxTokens, 1) },
 		func() *Error { return integerAtLeast("max_completion_tokens", r.MaxCompletionTokens, 1) },
-		func() *Error { return chatModelRules(r.Model, &k) },
+		func() *Error { return chatModelRules(r.Model, k) },
 		r.validateContentParts,
 		r.validateStrictSchemas,
 		r.validateJSONWord,

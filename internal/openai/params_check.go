@@ -1,7 +1,6 @@
 package openai
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -58,90 +57,76 @@ type unknownParam struct {
 // spec does not list, or nil. A body that is not a JSON object, and values
 // of the wrong JSON type, are left to the decoder's own errors.
 func findUnknown(spec *objectSpec, body []byte) *unknownParam {
-	u := spec.walk("", json.RawMessage(bytes.TrimSpace(body)))
+	var u *unknownParam
+	spec.walk(&jsonWalker{b: body}, "", &u)
 	return u
 }
 
-func (s *objectSpec) walk(at string, raw json.RawMessage) *unknownParam {
-	keys, members, ok := orderedMembers(raw)
-	if !ok {
-		return nil
+// walk checks the object at w against s, moving w past it; it sets *u and
+// returns false at the first unknown field, and returns false as well on
+// malformed input.
+func (s *objectSpec) walk(w *jsonWalker, at string, u **unknownParam) bool {
+	if w.peek() != '{' {
+		_, ok := w.skipValue()
+		return ok
 	}
 	spec := s
 	if s.byType != nil {
-		typ := s.defaultType
-		if t, ok := members["type"]; ok {
-			typ = ""
-			_ = json.Unmarshal(t, &typ) // a non-string type picks no spec
+		typ, ok := w.typeMember()
+		if !ok {
+			return false
 		}
-		if spec = s.byType[typ]; spec == nil {
-			return nil
+		if typ == nil {
+			t := s.defaultType
+			typ = &t
+		}
+		if spec = s.byType[*typ]; spec == nil {
+			_, ok := w.skipValue()
+			return ok
 		}
 	}
-	for _, k := range keys {
+	return w.members(func(k string) bool {
 		child, known := spec.fields[k]
 		path := k
 		if at != "" {
 			path = at + "." + k
 		}
 		if !known {
-			u := &unknownParam{path: path}
+			*u = &unknownParam{path: path}
 			if at == "" {
-				u.top = k
+				(*u).top = k
 			}
-			return u
+			return false
 		}
-		if child == nil {
-			continue
+		switch {
+		case child == nil:
+		case w.peek() == '{':
+			return child.walk(w, path, u)
+		case w.peek() == '[':
+			return w.elements(func(i int) bool {
+				return child.walk(w, fmt.Sprintf("%s[%d]", path, i), u)
+			})
 		}
-		v := members[k]
-		switch provider.JSONKind(v) {
-		case "object":
-			if u := child.walk(path, v); u != nil {
-				return u
-			}
-		case "array":
-			var elems []json.RawMessage
-			if json.Unmarshal(v, &elems) != nil {
-				continue
-			}
-			for i, e := range elems {
-				if u := child.walk(fmt.Sprintf("%s[%d]", path, i), e); u != nil {
-					return u
-				}
-			}
-		}
-	}
-	return nil
+		_, ok := w.skipValue()
+		return ok
+	})
 }
 
-// orderedMembers reads a JSON object's members and their keys in document
-// order; ok is false when raw is not an object.
-func orderedMembers(raw json.RawMessage) (keys []string, members map[string]json.RawMessage, ok bool) {
-	if provider.JSONKind(raw) != "object" {
-		return nil, nil, false
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if _, err := dec.Token(); err != nil { // the opening brace
-		return nil, nil, false
-	}
-	members = make(map[string]json.RawMessage)
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, nil, false
+// typeMember reads the type member of the object at w without moving w:
+// nil when there is none, "" when it is not a string.
+func (w *jsonWalker) typeMember() (*string, bool) {
+	probe := *w
+	var typ *string
+	ok := probe.members(func(k string) bool {
+		v, ok := probe.skipValue()
+		if ok && k == "type" {
+			t := ""
+			_ = json.Unmarshal(v, &t) // a non-string type picks no spec
+			typ = &t
 		}
-		k, _ := t.(string) // object keys are always strings
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, nil, false
-		}
-		if _, dup := members[k]; !dup {
-			keys = append(keys, k)
-		}
-		members[k] = v
-	}
-	return keys, members, true
+		return ok
+	})
+	return typ, ok
 }
 
 // CheckChatParams refuses a chat completion body that carries a field the
@@ -176,10 +161,7 @@ func CheckResponsesParams(body []byte) *Error {
 // and code unsupported_parameter, as seen). It applies even when unknown
 // parameters are allowed: no client means them for this endpoint.
 func CheckMovedParams(body []byte) *Error {
-	var top map[string]json.RawMessage
-	if json.Unmarshal(bytes.TrimSpace(body), &top) != nil {
-		return nil
-	}
+	top := topMembers(body, "reasoning_effort", "response_format")
 	for _, name := range []string{"reasoning_effort", "response_format"} {
 		if present(top[name]) {
 			return invalidRequest(http.StatusBadRequest, "unsupported_parameter", "",

@@ -1,7 +1,6 @@
 package openai
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 
@@ -35,11 +34,7 @@ var responsesToolRequired = map[string][]string{
 // types and the hosted tools' required fields, image URLs of input parts,
 // the model's own rules, strict schemas and the word json for json_object.
 func (r *ResponsesRequest) validateResponsesRules(body []byte) *Error {
-	var extra struct {
-		StreamOptions json.RawMessage `json:"stream_options"`
-	}
-	_ = json.Unmarshal(body, &extra) // decodeBody has parsed the same bytes
-	if present(extra.StreamOptions) && !r.Stream {
+	if present(topMembers(body, "stream_options")["stream_options"]) && !r.Stream {
 		// Chat Completions' wording (seen); the same on this API is inferred.
 		return invalidRequest(http.StatusBadRequest, "", "stream_options",
 			"The 'stream_options' parameter is only allowed when 'stream' is enabled.")
