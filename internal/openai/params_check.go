@@ -161,15 +161,21 @@ func CheckResponsesParams(body []byte) *Error {
 // and code unsupported_parameter, as seen). It applies even when unknown
 // parameters are allowed: no client means them for this endpoint.
 func CheckMovedParams(body []byte) *Error {
-	top := topMembers(body, "reasoning_effort", "response_format")
-	for _, name := range []string{"reasoning_effort", "response_format"} {
+	top := topMembers(body, "messages", "reasoning_effort", "response_format")
+	for _, name := range []string{"messages", "reasoning_effort", "response_format"} {
 		if present(top[name]) {
-			return invalidRequest(http.StatusBadRequest, "unsupported_parameter", "",
-				"Unsupported parameter: '%s'. In the Responses API, this parameter has moved to '%s'. Try again with the new parameter. See the API documentation for more information: https://platform.openai.com/docs/api-reference/responses/create.",
-				name, responsesMovedParams[name])
+			return movedParam(name)
 		}
 	}
 	return nil
+}
+
+// movedParam is the refusal of a Chat Completions parameter the Responses
+// API has moved.
+func movedParam(name string) *Error {
+	return invalidRequest(http.StatusBadRequest, "unsupported_parameter", "",
+		"Unsupported parameter: '%s'. In the Responses API, this parameter has moved to '%s'. Try again with the new parameter. See the API documentation for more information: https://platform.openai.com/docs/api-reference/responses/create.",
+		name, responsesMovedParams[name])
 }
 
 // UnknownParameter answers a field the API does not know.

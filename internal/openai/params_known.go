@@ -83,8 +83,10 @@ var responsesPartSpec = fieldSpec(
 
 // responsesMovedParams are Chat Completions parameters the Responses API
 // refuses with the name of their new place, in the real API's words (seen
-// for reasoning_effort and response_format).
+// for reasoning_effort and response_format; messages worded the same,
+// with the closing sentence on the documentation, is inferred).
 var responsesMovedParams = map[string]string{
+	"messages":         "input",
 	"reasoning_effort": "reasoning.effort",
 	"response_format":  "text.format",
 }

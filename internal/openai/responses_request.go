@@ -158,8 +158,7 @@ func DecodeResponsesRequest(body []byte) (*ResponsesRequest, *Error) {
 		return nil, invalidRequest(http.StatusBadRequest, "model_not_found", "model", "The requested model '' does not exist.")
 	}
 	if present(req.Messages) {
-		return nil, invalidRequest(http.StatusBadRequest, "unsupported_parameter", "",
-			"Unsupported parameter: 'messages'. In the Responses API, this parameter has moved to 'input'. Try again with the new parameter.")
+		return nil, movedParam("messages")
 	}
 	if req.Input == nil {
 		return nil, MissingParameter("input")
