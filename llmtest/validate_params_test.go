@@ -151,3 +151,16 @@ func TestValidateAllowUnknownParameters(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "ok", resp.OutputText())
 }
+
+// The admin API's allow_unknown_parameters does what the option does.
+func TestValidateAllowUnknownParametersOverHTTP(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	for allow, want := range map[string]int{"true": http.StatusOK, "false": http.StatusBadRequest} {
+		c := createOverHTTP(t, srv, `{"allow_unknown_parameters":`+allow+`,"scenarios":[{"name":"g","match":{},"replies":[{"text":"ok"}]}]}`)
+		sel := []string{session.HeaderSession, c.ID, session.HeaderSessionKey, c.Key}
+		r := call(t, srv.Client(), http.MethodPost, srv.URL()+"/v1/chat/completions",
+			`{"model":"gpt-4.1-mini","messages":[{"role":"user","content":"Hi"}],"brand_new_knob":1}`, join(sel, bearer("k"))...)
+		assert.Equal(t, want, r.status, "allow_unknown_parameters %s: %s", allow, r.body)
+	}
+}
