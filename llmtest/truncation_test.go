@@ -42,7 +42,9 @@ func TestChatTruncatedAtMaxTokens(t *testing.T) {
 	assert.Equal(t, "one two three", entry.ReplyText)
 	assert.Equal(t, 3, entry.Usage.Output)
 
-	// A reply that fits is untouched.
+	// A reply that fits is untouched. The stream options go: the real API
+	// refuses them on a call that does not stream.
+	params.StreamOptions = openai.ChatCompletionStreamOptionsParam{}
 	params.MaxCompletionTokens = openai.Int(1000)
 	got, err = client.Chat.Completions.New(t.Context(), params)
 	require.NoError(t, err)

@@ -47,6 +47,13 @@ type Config struct {
 	// default refuses such a request as the provider does (OpenAI's 400
 	// context_length_exceeded, Anthropic's 400 invalid_request_error).
 	IgnoreContextWindow bool `json:"ignore_context_window,omitempty"`
+	// AllowUnknownParameters accepts request fields this server does not
+	// know, for clients newer than its lists of parameters. By default such
+	// a field is refused as the real API refuses it (OpenAI's 400
+	// "Unrecognized request argument supplied" on Chat Completions,
+	// unknown_parameter on the Responses API), so that a typo fails here
+	// as it would in production.
+	AllowUnknownParameters bool `json:"allow_unknown_parameters,omitempty"`
 	// Idempotency bounds the answers kept for requests that carry an
 	// Idempotency-Key.
 	Idempotency IdempotencyConfig `json:"idempotency"`
@@ -346,9 +353,10 @@ func (c *Config) settings() runtime.Settings {
 		HistoryCapacity: c.History.Capacity,
 		HistoryMaxBytes: c.History.MaxBytes,
 
-		IgnoreContextWindow: c.IgnoreContextWindow,
-		IdempotencyCapacity: c.Idempotency.Capacity,
-		IdempotencyMaxBytes: c.Idempotency.MaxBytes,
+		IgnoreContextWindow:    c.IgnoreContextWindow,
+		AllowUnknownParameters: c.AllowUnknownParameters,
+		IdempotencyCapacity:    c.Idempotency.Capacity,
+		IdempotencyMaxBytes:    c.Idempotency.MaxBytes,
 		Stream: runtime.StreamSettings{
 			TokensPerChunk:  c.Stream.TokensPerChunk,
 			TTFT:            time.Duration(c.Stream.TTFTMS) * time.Millisecond,
@@ -372,5 +380,5 @@ func (c *Config) isZero() bool {
 	return c.BearerToken == "" && c.Models == nil && c.Scenarios == nil && c.Journal == JournalConfig{} &&
 		c.History == HistoryConfig{} && c.Videos == VideosConfig{} && c.Stream == StreamConfig{} &&
 		c.RateLimits == nil && c.Chaos == nil &&
-		!c.IgnoreContextWindow && c.Idempotency == IdempotencyConfig{} && c.IDSeed == nil
+		!c.IgnoreContextWindow && !c.AllowUnknownParameters && c.Idempotency == IdempotencyConfig{} && c.IDSeed == nil
 }

@@ -113,6 +113,13 @@ func IgnoreContextWindow() Option {
 	return optionFunc(func(c *Config) { c.IgnoreContextWindow = true })
 }
 
+// AllowUnknownParameters accepts request fields the server does not know
+// instead of refusing them as the provider does, for clients newer than the
+// server's lists of parameters (see Config.AllowUnknownParameters).
+func AllowUnknownParameters() Option {
+	return optionFunc(func(c *Config) { c.AllowUnknownParameters = true })
+}
+
 // WithIdempotency bounds the answers kept for Idempotency-Key replays to
 // capacity keys and maxBytes bytes (see IdempotencyConfig); capacity 0
 // turns the header's effect off.

@@ -123,10 +123,11 @@ func TestDecodeGoOpenAIRequest(t *testing.T) {
 	}
 
 	// Streaming, json_object, string tool_choice, parallel_tool_calls of
-	// another JSON type, and the legacy functions/function_call pair.
+	// another JSON type, and the legacy functions/function_call pair. The
+	// user says JSON: the real API refuses json_object otherwise.
 	body = marshal(t, goai.ChatCompletionRequest{
 		Model:             "gpt-4o",
-		Messages:          []goai.ChatCompletionMessage{{Role: "user", Content: "hi"}, {Role: "assistant", FunctionCall: &goai.FunctionCall{Name: "f", Arguments: `{"x":1}`}}, {Role: "function", Name: "f", Content: "1"}},
+		Messages:          []goai.ChatCompletionMessage{{Role: "user", Content: "hi, in JSON"}, {Role: "assistant", FunctionCall: &goai.FunctionCall{Name: "f", Arguments: `{"x":1}`}}, {Role: "function", Name: "f", Content: "1"}},
 		Stream:            true,
 		StreamOptions:     &goai.StreamOptions{IncludeUsage: true},
 		ResponseFormat:    &goai.ChatCompletionResponseFormat{Type: "json_object"},

@@ -16,6 +16,10 @@
 // syntax), minItems, maxItems, uniqueItems, minProperties and maxProperties.
 // format, descriptions and other annotations are ignored. Boolean schemas
 // (true, false) are accepted anywhere a schema is.
+//
+// CheckStrict checks a schema itself against the rules of OpenAI's strict
+// mode (every property required, additionalProperties false, no keyword
+// strict mode refuses), as the API checks a schema sent with strict: true.
 package jsonschema
 
 import (

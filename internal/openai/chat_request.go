@@ -15,7 +15,9 @@ import (
 
 // ChatRequest is the body of POST /v1/chat/completions as openai-go and
 // go-openai send it. Sampling knobs (temperature, top_p, stop, logit_bias…)
-// and fields from newer API versions are tolerated and dropped. Fields whose
+// are checked (chat_rules.go) and dropped; fields the server does not know
+// are refused before decoding (CheckChatParams) unless the session allows
+// them. Fields whose
 // JSON shape varies (tool_choice, parallel_tool_calls, response_format, the
 // legacy function_call) are kept raw and read through methods once
 // DecodeChatRequest has checked them.
@@ -279,8 +281,10 @@ const maxNameLength = 64
 // real API does, before any model lookup. The checks, in order: JSON shape
 // and field types; model and messages present; roles; tools; tool_choice;
 // response_format; n; max_tokens on reasoning models; tool_call_id and
-// tool-call names in messages; and tool messages answering the calls before
-// them.
+// tool-call names in messages; tool messages answering the calls before
+// them; and the rules of chat_rules.go (stream_options without stream,
+// ranges, the model's own rules, content parts, strict schemas, the word
+// json for json_object). Unknown fields are CheckChatParams' business.
 func DecodeChatRequest(body []byte) (*ChatRequest, *Error) {
 	var req ChatRequest
 	if err := decodeBody(body, &req); err != nil {
@@ -312,6 +316,9 @@ func DecodeChatRequest(body []byte) (*ChatRequest, *Error) {
 		}
 	}
 	if err := validateToolTurns(req.Messages); err != nil {
+		return nil, err
+	}
+	if err := req.validateChatRules(body); err != nil {
 		return nil, err
 	}
 	return &req, nil

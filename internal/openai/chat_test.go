@@ -146,6 +146,7 @@ func TestDecodeOpenAIGoRequest(t *testing.T) {
 		Metadata:            shared.Metadata{"suite": "weather"},
 		Temperature:         oai.Float(0.2),
 	}
+	params.SetExtraFields(map[string]any{"stream": true}) // stream_options needs it
 	req, n := mustDecode(t, marshal(t, params))
 	if !req.IncludeUsage() || req.Choices() != 3 || *req.Seed != 7 || !*req.Store || *req.MaxCompletionTokens != 100 {
 		t.Errorf("include_usage %v, n %d, seed %v, store %v", req.IncludeUsage(), req.Choices(), *req.Seed, *req.Store)
@@ -183,6 +184,7 @@ func TestDecodeOpenAIGoRequest(t *testing.T) {
 		PromptCacheKey:    "cache-1",
 		User:              "user-1",
 		Metadata:          map[string]string{"suite": "weather"},
+		Stream:            true,
 	}
 	equal(t, "normalized", n, want)
 	jsonEqual(t, "parameters", n.Tools[0].Parameters, weatherSchema)
@@ -235,7 +237,7 @@ func TestDecodeToolLoopFromSDKResponse(t *testing.T) {
 
 func TestValidConversationsPass(t *testing.T) {
 	for name, body := range map[string]string{
-		"content parts": `{"model":"m","messages":[{"role":"user","content":[{"type":"text","text":"a"},{"type":"image_url","image_url":{"url":"x"}},{"type":"text","text":"b"}]}]}`,
+		"content parts": `{"model":"m","messages":[{"role":"user","content":[{"type":"text","text":"a"},{"type":"image_url","image_url":{"url":"https://example.com/x.png"}},{"type":"text","text":"b"}]}]}`,
 		"tool loop": `{"model":"m","messages":[{"role":"developer","content":"d"},{"role":"user","content":"u"},
 			{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}},{"id":"c2","type":"function","function":{"name":"g","arguments":"{}"}}]},
 			{"role":"tool","tool_call_id":"c2","content":"2"},{"role":"tool","tool_call_id":"c1","content":[{"type":"text","text":"1"}]},

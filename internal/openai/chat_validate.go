@@ -102,7 +102,10 @@ func decodeField(param string, raw json.RawMessage, v any) *Error {
 	}
 	var typeErr *json.UnmarshalTypeError
 	if errors.As(err, &typeErr) && typeErr.Type != nil {
-		if typeErr.Field != "" {
+		switch {
+		case typeErr.Field != "" && param == "":
+			param = typeErr.Field
+		case typeErr.Field != "":
 			param += "." + typeErr.Field
 		}
 		return InvalidType(param, describeGoType(typeErr.Type.Kind().String()), describeJSONValue(typeErr.Value))

@@ -16,6 +16,9 @@ func serveChat(x *provider.Exchange) provider.Response {
 	if err != nil {
 		return provider.Response{Err: err}
 	}
+	if err := refuseUnknown(x, body, CheckChatParams); err != nil {
+		return provider.Response{Err: err}
+	}
 	req, err := DecodeChatRequest(body)
 	if err != nil {
 		return provider.Response{Err: err}

@@ -33,6 +33,12 @@ func serveResponses(x *provider.Exchange) provider.Response {
 	if err != nil {
 		return provider.Response{Err: err}
 	}
+	if err := CheckMovedParams(body); err != nil {
+		return provider.Response{Err: err}
+	}
+	if err := refuseUnknown(x, body, CheckResponsesParams); err != nil {
+		return provider.Response{Err: err}
+	}
 	req, err := DecodeResponsesRequest(body)
 	if err != nil {
 		return provider.Response{Err: err}
@@ -133,6 +139,9 @@ func prepareResponses(x *provider.Exchange, req *ResponsesRequest, newID func(st
 		c.prior = conv.Items
 	}
 	input, err := ResolveReferences(x.Runtime, req.InputItems(newID), req.Stores())
+	if err == nil {
+		err = resolveCallOutputs(c.prior, input)
+	}
 	if err != nil {
 		return c, nil, nil, nil, err
 	}

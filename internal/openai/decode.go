@@ -8,7 +8,9 @@ import (
 
 // decodeBody decodes a JSON request body into v, translating decoder errors
 // into the API's own: invalid JSON, or a field of the wrong type named in param.
-// Unknown fields are tolerated, as the real API tolerates them.
+// Unknown fields are ignored here: CheckChatParams and CheckResponsesParams
+// refuse them first, as the real API does, when the session does not allow
+// them.
 func decodeBody(body []byte, v any) *Error {
 	body = bytes.TrimSpace(body)
 	if len(body) == 0 || body[0] != '{' {

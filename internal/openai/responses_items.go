@@ -29,10 +29,14 @@ type Item struct {
 	Role    string
 	Content []ItemPart
 	// CallID is a function_call's or function_call_output's call_id;
-	// Name and Arguments are a function_call's.
+	// Name and Arguments are a function_call's (Name also a
+	// function_call_output's that names its tool).
 	CallID    string
 	Name      string
 	Arguments string
+	// Namespace is the namespace of a function_call's tool, or of the tool
+	// a function_call_output names instead of a call_id.
+	Namespace string
 	// Output is a function_call_output's output text: the string sent, or
 	// the text of its parts joined by newlines. OutputParts holds the parts
 	// when output was sent as an array.

@@ -15,9 +15,9 @@ import (
 // (ResponseNewParams) and go-openai (CreateResponseRequest) send it. Fields
 // whose JSON shape varies (input, tools, tool_choice, text, conversation,
 // reasoning) are kept raw and read through methods once
-// DecodeResponsesRequest has checked them. Unknown fields are tolerated,
-// although the real API refuses them, so that fields of newer SDK versions
-// do not break tests.
+// DecodeResponsesRequest has checked them. Unknown fields are refused
+// before decoding (CheckResponsesParams), as the real API refuses them,
+// unless the session allows them for SDK versions newer than the server.
 type ResponsesRequest struct {
 	Model        string          `json:"model"`
 	Input        json.RawMessage `json:"input"`
@@ -138,8 +138,10 @@ func contains(list []string, s string) bool { return indexOf(list, s) >= 0 }
 // tool_choice; text.format and text.verbosity; reasoning; enums and
 // bounds (truncation, max_output_tokens, max_tool_calls, metadata size,
 // temperature, top_p, top_logprobs, prompt_cache_retention); conversation
-// shape and its exclusion with previous_response_id; and an empty input
-// without anything to continue.
+// shape and its exclusion with previous_response_id; an empty input
+// without anything to continue; and the rules of responses_rules.go
+// (stream_options, background, tool types, image URLs, the model's own
+// rules, strict schemas, the word json for json_object).
 func DecodeResponsesRequest(body []byte) (*ResponsesRequest, *Error) {
 	var req ResponsesRequest
 	if err := decodeBody(body, &req); err != nil {
@@ -158,8 +160,7 @@ func DecodeResponsesRequest(body []byte) (*ResponsesRequest, *Error) {
 		return nil, ResponsesModelNotFound("", nil, false)
 	}
 	if present(req.Messages) {
-		return nil, invalidRequest(http.StatusBadRequest, "unsupported_parameter", "",
-			"Unsupported parameter: 'messages'. In the Responses API, this parameter has moved to 'input'. Try again with the new parameter.")
+		return nil, movedParam("messages")
 	}
 	if req.Input == nil {
 		return nil, MissingParameter("input")
@@ -175,6 +176,9 @@ func DecodeResponsesRequest(body []byte) (*ResponsesRequest, *Error) {
 	if len(req.items) == 0 && req.PreviousResponseID == "" && req.conversationID == "" && !present(req.Prompt) {
 		return nil, invalidRequest(http.StatusBadRequest, "missing_required_parameter", "",
 			`One of "input" or "previous_response_id" or 'prompt' or 'conversation' must be provided.`)
+	}
+	if err := req.validateResponsesRules(body); err != nil {
+		return nil, err
 	}
 	return &req, nil
 }
@@ -299,12 +303,15 @@ func decodeItem(at string, data json.RawMessage) (Item, *Error) {
 		if it.Name, err = o.required("name"); err != nil {
 			return it, err
 		}
+		if it.Namespace, err = o.str("namespace"); err != nil {
+			return it, err
+		}
 		it.Arguments, err = o.required("arguments")
 	case "function_call_output":
 		if err = checkItemID(o.param("id"), it.ID, "fc"); err != nil {
 			return it, err
 		}
-		if it.CallID, err = o.required("call_id"); err != nil {
+		if err = decodeOutputCaller(o, &it); err != nil {
 			return it, err
 		}
 		err = decodeCallOutput(o, &it)

@@ -53,7 +53,6 @@ func TestResponsesDecodeOpenAIGoStringInput(t *testing.T) {
 		TopP:              oai.Float(0.9),
 		ParallelToolCalls: oai.Bool(false),
 		Truncation:        responses.ResponseNewParamsTruncationAuto,
-		Reasoning:         shared.ReasoningParam{Effort: shared.ReasoningEffortLow},
 		Conversation:      responses.ResponseNewParamsConversationUnion{OfString: oai.String("conv_1")},
 	}
 	req := mustDecodeResponses(t, marshal(t, params))
@@ -255,12 +254,12 @@ func TestResponsesDecodeAccepts(t *testing.T) {
 	for name, body := range map[string]string{
 		"empty input with previous_response_id": `{"model":"m","input":[],"previous_response_id":"resp_1"}`,
 		"empty input with conversation":         `{"model":"m","input":"","conversation":{"id":"conv_1"}}`,
-		"unknown fields":                        `{"model":"m","input":"x","zzz":1,"stream_options":{"include_obfuscation":false}}`,
+		"unknown fields":                        `{"model":"m","input":"x","zzz":1,"stream":true,"stream_options":{"include_obfuscation":false}}`,
 		"hosted tools and choice":               `{"model":"m","input":"x","tools":[{"type":"web_search"},{"type":"function","name":"f"}],"tool_choice":{"type":"web_search"}}`,
 		"allowed_tools":                         `{"model":"m","input":"x","tools":[{"type":"function","name":"f"}],"tool_choice":{"type":"allowed_tools","mode":"auto","tools":[{"type":"function","name":"f"}]}}`,
 		"other item types":                      `{"model":"m","input":[{"type":"reasoning","id":"rs_1","summary":[]},{"type":"item_reference","id":"msg_1"},{"role":"user","content":"x"}]}`,
 		"nulls":                                 `{"model":"m","input":"x","instructions":null,"tools":null,"text":null,"reasoning":null,"conversation":null,"tool_choice":null,"metadata":null}`,
-		"json_object":                           `{"model":"m","input":"x","text":{"format":{"type":"json_object"}}}`,
+		"json_object":                           `{"model":"m","input":"answer in json","text":{"format":{"type":"json_object"}}}`,
 		"refusal replay":                        `{"model":"m","input":[{"role":"assistant","content":[{"type":"refusal","refusal":"no"}]},{"role":"user","content":"please"}]}`,
 		"message with status and phase":         `{"model":"m","input":[{"type":"message","id":"msg_a","role":"assistant","status":"completed","phase":"final_answer","content":[{"type":"output_text","text":"ok","annotations":[],"logprobs":[]}]},{"role":"user","content":"x"}]}`,
 	} {
@@ -275,7 +274,7 @@ func TestResponsesDecodeAccepts(t *testing.T) {
 	if req.ToolChoiceName() != "required" {
 		t.Errorf("allowed_tools choice %q", req.ToolChoiceName())
 	}
-	req = mustDecodeResponses(t, []byte(`{"model":"m","input":"x","text":{"format":{"type":"json_object"}}}`))
+	req = mustDecodeResponses(t, []byte(`{"model":"m","input":"answer in json","text":{"format":{"type":"json_object"}}}`))
 	equal(t, "json_object format", req.Format(), &scenario.ResponseFormat{Type: "json_object"})
 }
 
@@ -356,9 +355,10 @@ func TestResponseObjectShape(t *testing.T) {
 		t.Errorf("object has an output_text field: %s", got)
 	}
 
-	req := mustDecodeResponses(t, []byte(`{"model":"gpt-4.1","input":"x","instructions":"Be brief.","store":false,
+	// A model outside the catalog: gpt-4.1 would refuse reasoning.effort.
+	req := mustDecodeResponses(t, []byte(`{"model":"acme-model","input":"x","instructions":"Be brief.","store":false,
 		"tools":[{"type":"function","name":"f","parameters":{"type":"object"}},{"type":"web_search","search_context_size":"low"}],
-		"tool_choice":{"type":"function","name":"f"},"text":{"format":{"type":"json_schema","name":"s","schema":{"type":"object"},"strict":true},"verbosity":"low"},
+		"tool_choice":{"type":"function","name":"f"},"text":{"format":{"type":"json_schema","name":"s","schema":{"type":"object","properties":{},"required":[],"additionalProperties":false},"strict":true},"verbosity":"low"},
 		"parallel_tool_calls":false,"metadata":{"a":"b"},"max_output_tokens":100,"prompt_cache_key":"k","temperature":0.5,"top_p":0.25,
 		"truncation":"auto","user":"u","safety_identifier":"s","reasoning":{"effort":"low"},"service_tier":"flex","background":false,
 		"prompt_cache_retention":"24h","top_logprobs":2,"max_tool_calls":3}`))
@@ -370,7 +370,7 @@ func TestResponseObjectShape(t *testing.T) {
 	for key, want := range map[string]string{
 		"instructions": `"Be brief."`, "previous_response_id": `"resp_0"`, "conversation": `{"id":"conv_7"}`, "store": `false`,
 		"tools":       `[{"type":"function","description":null,"name":"f","parameters":{"type":"object"},"strict":true},{"type":"web_search","search_context_size":"low"}]`,
-		"tool_choice": `{"type":"function","name":"f"}`, "text": `{"format":{"type":"json_schema","name":"s","schema":{"type":"object"},"strict":true},"verbosity":"low"}`,
+		"tool_choice": `{"type":"function","name":"f"}`, "text": `{"format":{"type":"json_schema","name":"s","schema":{"type":"object","properties":{},"required":[],"additionalProperties":false},"strict":true},"verbosity":"low"}`,
 		"parallel_tool_calls": `false`, "metadata": `{"a":"b"}`, "max_output_tokens": `100`, "prompt_cache_key": `"k"`,
 		"temperature": `0.5`, "top_p": `0.25`, "truncation": `"auto"`, "user": `"u"`, "safety_identifier": `"s"`,
 		"reasoning": `{"effort":"low","summary":null}`, "service_tier": `"flex"`, "prompt_cache_retention": `"24h"`,

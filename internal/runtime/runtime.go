@@ -46,6 +46,9 @@ type Settings struct {
 	// IgnoreContextWindow turns off the check that a request's prompt and
 	// its maximum output fit the model's context window.
 	IgnoreContextWindow bool
+	// AllowUnknownParameters lets request bodies carry fields the codecs do
+	// not know, which they otherwise refuse as the provider does.
+	AllowUnknownParameters bool
 	// IdempotencyCapacity is the most Idempotency-Key answers kept, and
 	// IdempotencyMaxBytes the most bytes they keep (see
 	// IdempotentAnswer.Size).

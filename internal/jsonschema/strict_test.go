@@ -1,0 +1,38 @@
+package jsonschema
+
+import "testing"
+
+// CheckStrict finds the first problem of a schema, depth first in
+// document order, with its context as the API's messages show it.
+func TestCheckStrict(t *testing.T) {
+	for schema, want := range map[string]string{
+		`{"type":"object","properties":{"a":{"type":"string"}},"required":["a"],"additionalProperties":false}`:                                                                                             "",
+		`{"type":"object","properties":{},"required":[],"additionalProperties":false}`:                                                                                                                     "",
+		`{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}`:                                                                                                                          "(): 'additionalProperties' is required to be supplied and to be false.",
+		`{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"additionalProperties":false}`:                                                                                        "(): 'required' is required to be supplied and to be an array including every key in properties. Missing 'a', 'b'.",
+		`{"type":"object","properties":{"a":{"type":"string"}},"required":["a","z"],"additionalProperties":false}`:                                                                                         "(): 'required' is required to be supplied and to be an array including every key in properties. Extra required key 'z' supplied.",
+		`{"type":"object","additionalProperties":false}`:                                                                                                                                                   "(): object schema missing properties.",
+		`{"type":"object","properties":{"l":{"type":"array"}},"required":["l"],"additionalProperties":false}`:                                                                                              "('properties', 'l'): array schema missing items.",
+		`{"type":"object","properties":{"l":{"type":"array","items":{"type":"object","properties":{"x":{"type":"integer"}},"additionalProperties":false}}},"required":["l"],"additionalProperties":false}`: "('properties', 'l', 'items'): 'required' is required to be supplied and to be an array including every key in properties. Missing 'x'.",
+		`{"type":"object","properties":{"u":{"anyOf":[{"type":"string"},{"type":"string","maxLength":3}]}},"required":["u"],"additionalProperties":false}`:                                                 "('properties', 'u', 'anyOf', '1'): 'maxLength' is not permitted.",
+		`{"type":"object","properties":{"p":{"$ref":"#/$defs/P"}},"required":["p"],"additionalProperties":false,"$defs":{"P":{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]}}}`:    "('$defs', 'P'): 'additionalProperties' is required to be supplied and to be false.",
+		`{"type":"object","properties":{"a":{"type":"string","title":"A","default":"x","pattern":"^a","format":"date"}},"required":["a"],"additionalProperties":false}`:                                    "",
+		`{"type":"string"}`: `schema must be a JSON Schema of 'type: "object"', got 'type: "string"'.`,
+		`{"properties":{}}`: `schema must be a JSON Schema of 'type: "object"', got 'type: "None"'.`,
+	} {
+		got := ""
+		if p := CheckStrict([]byte(schema)); p != nil {
+			if p.Root {
+				got = p.Problem
+			} else {
+				got = p.ContextString() + ": " + p.Problem
+			}
+		}
+		if got != want {
+			t.Errorf("CheckStrict(%s)\n got %q\nwant %q", schema, got, want)
+		}
+	}
+	if p := (&StrictProblem{Context: []string{"items"}}); p.ContextString() != "('items',)" {
+		t.Errorf("one-element context %s", p.ContextString())
+	}
+}

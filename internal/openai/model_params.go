@@ -1,0 +1,98 @@
+package openai
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// The rules a model's family adds to a request's parameters, in the real
+// API's words. A model the catalog does not know gets none of them.
+
+// catalogKind is the kind of a catalog model, and false for a model the
+// catalog does not know.
+func catalogKind(model string) (ModelKind, bool) {
+	info, ok := LookupModel(model)
+	return info.Kind, ok
+}
+
+// supportsAudio reports whether a model writes audio. The catalog holds no
+// audio chat model yet, so the ID decides, as OpenAI names its audio models
+// (gpt-4o-audio-preview, gpt-audio).
+func supportsAudio(model string) bool { return strings.Contains(model, "audio") }
+
+// formatNumber writes a number as the API's messages show it: 0.5, 0, 2.
+func formatNumber(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// chatModelRules applies the model's rules to a chat request's sampling
+// knobs:
+//   - reasoning models take only the default temperature and top_p (1):
+//     "Unsupported value: 'temperature' does not support 0.5 with this
+//     model. Only the default (1) value is supported.", code
+//     unsupported_value (seen for temperature; top_p worded the same is
+//     inferred);
+//   - other models do not know reasoning_effort: the real API answers it
+//     as an unknown argument (seen for gpt-4o-mini), unless it is null;
+//   - audio in modalities needs an audio model (the wording is inferred).
+func chatModelRules(model string, k *chatKnobs) *Error {
+	kind, ok := catalogKind(model)
+	if !ok {
+		return nil
+	}
+	if kind == KindReasoning {
+		for _, p := range []struct {
+			name string
+			v    *float64
+		}{{"temperature", k.Temperature}, {"top_p", k.TopP}} {
+			if p.v != nil && *p.v != 1 {
+				return invalidRequest(http.StatusBadRequest, "unsupported_value", p.name,
+					"Unsupported value: '%s' does not support %s with this model. Only the default (1) value is supported.", p.name, formatNumber(*p.v))
+			}
+		}
+	}
+	if kind != KindReasoning && k.ReasoningEffort != nil {
+		return invalidRequest(http.StatusBadRequest, "", "", "Unrecognized request argument supplied: reasoning_effort")
+	}
+	for _, m := range k.Modalities {
+		if m == "audio" && !supportsAudio(model) {
+			return invalidRequest(http.StatusBadRequest, "invalid_value", "modalities",
+				"Invalid value: 'audio'. This model does not support audio output.")
+		}
+	}
+	return nil
+}
+
+// responsesModelRules applies the model's rules to a Responses request:
+//   - reasoning models refuse a temperature or top_p other than the
+//     default: "Unsupported parameter: 'temperature' is not supported with
+//     this model.", code unsupported_parameter (seen for o-series models;
+//     that 1 passes, and top_p worded the same, are inferred);
+//   - other models refuse reasoning.effort: "Unsupported parameter:
+//     'reasoning.effort' is not supported with this model.", code
+//     unsupported_parameter (seen for gpt-4o).
+func (r *ResponsesRequest) responsesModelRules() *Error {
+	kind, ok := catalogKind(r.Model)
+	if !ok {
+		return nil
+	}
+	if kind == KindReasoning {
+		for _, p := range []struct {
+			name string
+			v    *float64
+		}{{"temperature", r.Temperature}, {"top_p", r.TopP}} {
+			if p.v != nil && *p.v != 1 {
+				return unsupportedWithModel(p.name)
+			}
+		}
+		return nil
+	}
+	if r.reasoning.Effort != nil {
+		return unsupportedWithModel("reasoning.effort")
+	}
+	return nil
+}
+
+func unsupportedWithModel(param string) *Error {
+	return invalidRequest(http.StatusBadRequest, "unsupported_parameter", param,
+		"Unsupported parameter: '%s' is not supported with this model.", param)
+}

@@ -1,0 +1,76 @@
+package llmtest_test
+
+import (
+	"testing"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/responses"
+	"github.com/openai/openai-go/v3/shared"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A reasoning model takes only the default temperature and top_p on Chat
+// Completions; other values are refused in the real API's words.
+func TestValidateReasoningModelSampling(t *testing.T) {
+	t.Parallel()
+	sess, client := validationSession(t)
+	p := userTurn("o4-mini", "Hi")
+	p.Temperature = openai.Float(0.5)
+	_, err := client.Chat.Completions.New(t.Context(), p)
+	requireRefused(t, sess, err, "unsupported_value", "temperature",
+		"Unsupported value: 'temperature' does not support 0.5 with this model. Only the default (1) value is supported.")
+
+	p.Temperature = openai.Float(1)
+	p.TopP = openai.Float(0)
+	_, err = client.Chat.Completions.New(t.Context(), p)
+	requireRefused(t, sess, err, "unsupported_value", "top_p",
+		"Unsupported value: 'top_p' does not support 0 with this model. Only the default (1) value is supported.")
+
+	p.TopP = openai.Float(1)
+	p.ReasoningEffort = shared.ReasoningEffortLow
+	got, err := client.Chat.Completions.New(t.Context(), p)
+	require.NoError(t, err, "the defaults and reasoning_effort pass on a reasoning model")
+	assert.Equal(t, "ok", got.Choices[0].Message.Content)
+}
+
+// reasoning_effort on a model that does not reason is an argument the real
+// Chat Completions API does not recognize; audio output needs an audio
+// model.
+func TestValidateChatModelWithoutReasoningOrAudio(t *testing.T) {
+	t.Parallel()
+	sess, client := validationSession(t)
+	p := userTurn("gpt-4o-mini", "Hi")
+	p.ReasoningEffort = shared.ReasoningEffortLow
+	_, err := client.Chat.Completions.New(t.Context(), p)
+	requireRefused(t, sess, err, "", "", "Unrecognized request argument supplied: reasoning_effort")
+
+	p = userTurn("gpt-4o-mini", "Hi")
+	p.Modalities = []string{"text", "audio"}
+	_, err = client.Chat.Completions.New(t.Context(), p)
+	requireRefused(t, sess, err, "invalid_value", "modalities", "Invalid value: 'audio'. This model does not support audio output.")
+
+	p.Modalities = []string{"text"}
+	p.Temperature = openai.Float(0.3)
+	_, err = client.Chat.Completions.New(t.Context(), p)
+	require.NoError(t, err)
+}
+
+// The Responses API words the same rules as unsupported parameters:
+// temperature on a reasoning model, reasoning.effort on one that does not
+// reason.
+func TestValidateResponsesModelParameters(t *testing.T) {
+	t.Parallel()
+	sess, client := validationSession(t)
+	_, err := client.Responses.New(t.Context(), responses.ResponseNewParams{Model: "gpt-5", Input: rsString("Hi"), Temperature: openai.Float(0.2)})
+	requireRefused(t, sess, err, "unsupported_parameter", "temperature", "Unsupported parameter: 'temperature' is not supported with this model.")
+
+	_, err = client.Responses.New(t.Context(), responses.ResponseNewParams{Model: "gpt-4.1-mini", Input: rsString("Hi"),
+		Reasoning: shared.ReasoningParam{Effort: shared.ReasoningEffortHigh}})
+	requireRefused(t, sess, err, "unsupported_parameter", "reasoning.effort", "Unsupported parameter: 'reasoning.effort' is not supported with this model.")
+
+	resp, err := client.Responses.New(t.Context(), responses.ResponseNewParams{Model: "gpt-5", Input: rsString("Hi"),
+		Reasoning: shared.ReasoningParam{Effort: shared.ReasoningEffortHigh}})
+	require.NoError(t, err)
+	assert.Equal(t, "ok", resp.OutputText())
+}
