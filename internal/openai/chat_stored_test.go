@@ -28,7 +28,7 @@ func TestStoredChatSizeCountsWhatItKeeps(t *testing.T) {
 	for name, body := range map[string]string{
 		"text":      `{"model":"gpt-4.1-mini","messages":[{"role":"user","content":"` + big + `"}]}`,
 		"part":      `{"model":"gpt-4.1-mini","messages":[{"role":"user","content":[{"type":"text","text":"` + big + `"}]}]}`,
-		"image":     `{"model":"gpt-4.1-mini","messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"` + big + `"}}]}]}`,
+		"image":     `{"model":"gpt-4.1-mini","messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"https://example.com/` + big + `"}}]}]}`,
 		"name":      `{"model":"gpt-4.1-mini","messages":[{"role":"user","content":"x","name":"` + big[:60] + `"}]}`,
 		"tool call": `{"model":"gpt-4.1-mini","messages":[{"role":"user","content":"x"},{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"f","arguments":"\"` + big + `\""}}]},{"role":"tool","tool_call_id":"call_1","content":"r"}]}`,
 		"metadata":  `{"model":"gpt-4.1-mini","store":true,"metadata":{"k":"` + big[:512] + `"},"messages":[{"role":"user","content":"x"}]}`,
