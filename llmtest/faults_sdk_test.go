@@ -195,15 +195,39 @@ func TestOpenAIDropSurfacesAsEOF(t *testing.T) {
 func TestOpenAIHangUntilClientTimeout(t *testing.T) {
 	forEachOpenAICall(t, func(t *testing.T, sess *session.Session, call func(context.Context) (string, error), stream bool) {
 		sess.Chat("hang").Hangs().Responds("whole")
-		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		ctx, cancel := giveUpOnceTaken(sess)
 		defer cancel()
 		_, err := call(ctx)
-		require.ErrorIs(t, err, context.DeadlineExceeded)
+		require.ErrorIs(t, err, context.Canceled)
 		require.Eventually(t, func() bool { return sess.Journal().Len() == 1 }, waitLong, pollEvery)
 		status, fault := lastEntry(t, sess)
 		assert.Equal(t, 499, status)
 		assert.Equal(t, "hang", fault)
 		text, err := call(context.Background())
+		require.NoError(t, err)
+		assert.Equal(t, "whole", text)
+	})
+}
+
+// A hang behind a delay is used up even when the client gives up during
+// the delay: it never meant to answer. (A plain delayed reply whose client
+// leaves goes back to its queue.)
+func TestHangBehindADelayIsUsedUp(t *testing.T) {
+	forEachOpenAICall(t, func(t *testing.T, sess *session.Session, call func(context.Context) (string, error), stream bool) {
+		hang := scenario.Hang()
+		hang.Delay = time.Hour
+		sess.Chat("hang").Reply(hang).Responds("whole")
+		ctx, cancel := giveUpOnceTaken(sess)
+		defer cancel()
+		_, err := call(ctx)
+		require.ErrorIs(t, err, context.Canceled)
+		require.Eventually(t, func() bool { return sess.Journal().Len() == 1 }, waitLong, pollEvery)
+		status, fault := lastEntry(t, sess)
+		assert.Equal(t, 499, status)
+		assert.Equal(t, "hang", fault)
+		next, stop := context.WithTimeout(context.Background(), waitLong) // fails, not hangs, if the hang came back
+		defer stop()
+		text, err := call(next)
 		require.NoError(t, err)
 		assert.Equal(t, "whole", text)
 	})
@@ -254,4 +278,20 @@ func TestResponsesFailingAfterEventsIsStoredFailed(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, responses.ResponseStatusFailed, got.Status)
 	assert.Equal(t, "Broke mid-way.", got.Error.Message)
+}
+
+// giveUpOnceTaken returns a context that a client gives up on as soon as
+// its request has taken the session's first reply (the hang): a timeout
+// alone could run out before, under load, while the request is still
+// checked, and then the hang would be left for the next request.
+func giveUpOnceTaken(sess *session.Session) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.Background())
+	want := sess.Pending() - 1
+	go func() {
+		for sess.Pending() > want && ctx.Err() == nil {
+			time.Sleep(time.Millisecond)
+		}
+		cancel()
+	}()
+	return ctx, cancel
 }

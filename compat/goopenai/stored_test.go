@@ -44,7 +44,8 @@ func TestCountResponseInputTokensWithGoOpenAI(t *testing.T) {
 	_, err = client.CountResponseInputTokens(ctx, goopenai.CreateResponseRequest{Model: "gpt-nonexistent", Input: "Hi"})
 	var apiErr *goopenai.APIError
 	require.True(t, errors.As(err, &apiErr), "err = %v", err)
-	assert.Equal(t, http.StatusNotFound, apiErr.HTTPStatusCode)
+	// The Responses API's words for an unknown model: 400 with param model.
+	assert.Equal(t, http.StatusBadRequest, apiErr.HTTPStatusCode)
 	assert.Equal(t, "model_not_found", apiErr.Code)
 
 	// The count is the same whichever SDK asks.

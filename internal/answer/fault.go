@@ -30,9 +30,14 @@ func settleFault(x *provider.Exchange, reply *scenario.Reply, req *scenario.Requ
 	default:
 		x.Entry.Fault = scenario.FaultHTTPError
 	}
-	if reply.Fault == nil || reply.Fault.Kind != scenario.FaultHang {
+	if !hangs(reply) {
 		return nil
 	}
 	<-x.Ctx.Done()
 	return &provider.Response{Err: httpx.ClientGone()}
+}
+
+// hangs reports whether reply is a hang.
+func hangs(reply *scenario.Reply) bool {
+	return reply.Fault != nil && reply.Fault.Kind == scenario.FaultHang
 }
