@@ -34,6 +34,27 @@ func TestValidateReasoningModelSampling(t *testing.T) {
 	assert.Equal(t, "ok", got.Choices[0].Message.Content)
 }
 
+// Reasoning models before gpt-5.5 take no stop sequences, snapshots
+// included; gpt-5.5 and models that do not reason take them.
+func TestValidateStopOnReasoningModels(t *testing.T) {
+	t.Parallel()
+	sess, client := validationSession(t)
+	stop := openai.ChatCompletionNewParamsStopUnion{OfString: openai.String("END")}
+	for _, model := range []string{"gpt-5", "gpt-5-2025-08-07", "o4-mini", "gpt-5.2"} {
+		p := userTurn(model, "Hi")
+		p.Stop = stop
+		_, err := client.Chat.Completions.New(t.Context(), p)
+		requireRefused(t, sess, err, "unsupported_parameter", "stop", "Unsupported parameter: 'stop' is not supported with this model.")
+	}
+	sess.Chat("second").Responds("ok")
+	for _, model := range []string{"gpt-5.5", "gpt-4.1-mini"} {
+		p := userTurn(model, "Hi")
+		p.Stop = stop
+		_, err := client.Chat.Completions.New(t.Context(), p)
+		require.NoError(t, err, model)
+	}
+}
+
 // reasoning_effort on a model that does not reason is an argument the real
 // Chat Completions API does not recognize; audio output needs an audio
 // model.

@@ -60,7 +60,7 @@ func (r *ChatRequest) validateChatRules(body []byte) *Error {
 		func() *Error { return decimalBounds("presence_penalty", k.PresencePenalty, -2, 2) },
 		func() *Error { return integerAtLeast("max_tokens", r.MaxTokens, 1) },
 		func() *Error { return integerAtLeast("max_completion_tokens", r.MaxCompletionTokens, 1) },
-		func() *Error { return chatModelRules(r.Model, k) },
+		func() *Error { return chatModelRules(r.Model, k, r.StopSequences()) },
 		r.validateContentParts,
 		r.validateStrictSchemas,
 		r.validateJSONWord,

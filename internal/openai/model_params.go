@@ -33,11 +33,17 @@ func formatNumber(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64)
 //     inferred);
 //   - other models do not know reasoning_effort: the real API answers it
 //     as an unknown argument (seen for gpt-4o-mini), unless it is null;
-//   - audio in modalities needs an audio model (the wording is inferred).
-func chatModelRules(model string, k *chatKnobs) *Error {
-	kind, ok := catalogKind(model)
+//   - audio in modalities needs an audio model (the wording is inferred);
+//   - reasoning models before gpt-5.5 take no stop sequences (see
+//     takesStop).
+func chatModelRules(model string, k *chatKnobs, stops []string) *Error {
+	info, ok := LookupModel(model)
 	if !ok {
 		return nil
+	}
+	kind := info.Kind
+	if len(stops) > 0 && !takesStop(info) {
+		return unsupportedWithModel("stop")
 	}
 	if kind == KindReasoning {
 		for _, p := range []struct {
@@ -90,6 +96,28 @@ func (r *ResponsesRequest) responsesModelRules() *Error {
 		return unsupportedWithModel("reasoning.effort")
 	}
 	return nil
+}
+
+// takesStop reports whether a model takes stop sequences. Reasoning models
+// refuse them: "Unsupported parameter: 'stop' is not supported with this
+// model.", code unsupported_parameter, param stop (seen for gpt-5,
+// gpt-5-mini, gpt-5.2 and the o-series), up to gpt-5.5, the first that
+// takes them again (reported by client libraries in 2026; that the later
+// families take them too is inferred).
+func takesStop(info ModelInfo) bool {
+	if info.Kind != KindReasoning {
+		return true
+	}
+	id := info.ID
+	if info.Alias != "" {
+		id = info.Alias
+	}
+	for _, p := range []string{"gpt-5.5", "gpt-5.6", "gpt-6", "gpt-rosalind", "gpt-daybreak"} {
+		if strings.HasPrefix(id, p) {
+			return true
+		}
+	}
+	return false
 }
 
 func unsupportedWithModel(param string) *Error {
