@@ -337,3 +337,28 @@ func TestChatStoredSharesTheHistoryBounds(t *testing.T) {
 	require.Len(t, page.Data, 2)
 	assert.Equal(t, []string{c2.ID, c3.ID}, []string{page.Data[0].ID, page.Data[1].ID})
 }
+
+// An update that makes a completion outgrow what the history leaves it
+// never evicts that completion: it is refused and the completion stays as
+// it was, or it is kept with its new metadata.
+func TestChatStoredUpdateNeverEvictsItself(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	sess := srv.NewSession(t, session.WithHistoryMaxBytes(4000))
+	sess.Chat("any").Responds("ok").Repeat()
+	client := clientFor(sess, "k")
+	ctx := t.Context()
+	oldest := csStored(t, client, "first", shared.Metadata{"keep": "me"})
+	csStored(t, client, "second", nil)
+	csStored(t, client, "third", nil)
+	big := shared.Metadata{"a": strings.Repeat("v", 500), "b": strings.Repeat("w", 500)}
+	_, err := client.Chat.Completions.Update(ctx, oldest.ID, openai.ChatCompletionUpdateParams{Metadata: big})
+	got, gerr := client.Chat.Completions.Get(ctx, oldest.ID)
+	require.NoError(t, gerr, "the updated completion is still kept")
+	if err != nil {
+		rsWantError(t, "an update that does not fit", err, http.StatusBadRequest, "", "metadata")
+		assert.Equal(t, shared.Metadata{"keep": "me"}, got.Metadata)
+	} else {
+		assert.Equal(t, big, got.Metadata)
+	}
+}

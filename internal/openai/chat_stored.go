@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/llmtestserver/llmtestserver/internal/tokens"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
@@ -90,7 +91,17 @@ func newStoredChat(req *ChatRequest, a *ChatAnswer) *StoredChat {
 	c := &StoredChat{Answer: *a, RequestModel: strings.Clone(req.Model), Metadata: cloneMetadata(req.Metadata)}
 	c.Answer.ID, c.Answer.Model = strings.Clone(a.ID), strings.Clone(a.Model)
 	c.Answer.Text, c.Answer.Refusal = strings.Clone(a.Text), strings.Clone(a.Refusal)
-	c.Answer.FinishReason = strings.Clone(a.FinishReason)
+	c.Answer.FinishReason, c.Answer.ServiceTier = strings.Clone(a.FinishReason), strings.Clone(a.ServiceTier)
+	if a.Logprobs != nil {
+		// The request's split holds its Exchange and ends with it: a
+		// retrieval splits anew, with no context to end it (as a GET of a
+		// stored response does).
+		lp, model := *a.Logprobs, c.RequestModel
+		c.Answer.Logprobs = &lp
+		c.Answer.Split = func(s string) []string { return tokens.Split(model, s) }
+	} else {
+		c.Answer.Split = nil
+	}
 	c.Answer.ToolCalls = make([]scenario.ToolCall, len(a.ToolCalls))
 	for i, tc := range a.ToolCalls {
 		c.Answer.ToolCalls[i] = scenario.ToolCall{ID: strings.Clone(tc.ID), Name: strings.Clone(tc.Name),

@@ -66,3 +66,18 @@ func TestStoredChatObjectAddsMetadata(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(b), `"metadata":{}`)
 }
+
+// A stored completion keeps nothing of its request: not the split of the
+// answer into tokens, which holds the request's Exchange and context and
+// would split nothing once the request ended.
+func TestStoredChatSplitsWithoutTheRequest(t *testing.T) {
+	calls := 0
+	a := &ChatAnswer{ID: "chatcmpl-1", Model: "gpt-4.1-mini", Text: "hello world", Logprobs: &Logprobs{Top: 2},
+		Split: func(s string) []string { calls++; return []string{s} }}
+	c := storedChatOf(t, `{"model":"gpt-4.1-mini","messages":[{"role":"user","content":"x"}]}`, a)
+	require.NotNil(t, c.Answer.Split)
+	assert.Equal(t, []string{"hello", " world"}, c.Answer.Split("hello world"))
+	assert.Zero(t, calls, "the stored answer calls the request's split")
+	a.Logprobs.Top = 5
+	assert.Equal(t, 2, c.Answer.Logprobs.Top, "the stored answer shares the request's logprobs")
+}

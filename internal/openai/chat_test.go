@@ -375,3 +375,11 @@ func TestModelNotFoundNamesTheNearest(t *testing.T) {
 		t.Errorf("Responses message %q", got)
 	}
 }
+
+// A hostile model name is compared by its first maxCompared bytes only.
+func TestNearestComparesAPrefix(t *testing.T) {
+	long := "gpt-4.1-mini" + strings.Repeat("x", 1<<20)
+	if got := nearest(long, CatalogIDs(), 1); len(got) != 1 || !strings.HasPrefix(got[0], "gpt-4.1-mini") {
+		t.Errorf("nearest = %q", got)
+	}
+}

@@ -121,9 +121,14 @@ func updateStoredChat(x *provider.Exchange, id string) provider.Response {
 	x.Entry.Model = c.RequestModel
 	updated := c.withMetadata(metadata)
 	if !x.Runtime.Replace(updated) {
-		// Deleted meanwhile, or evicted: the update's metadata made it
-		// too large for the history's bounds.
-		return provider.Response{Err: ChatCompletionNotFound(id)}
+		if _, kept := lookup[*StoredChat](x.Runtime, id); kept {
+			// The new metadata would not fit the history beside the
+			// records stored after it: refused, and nothing changed.
+			return provider.Response{Err: invalidRequest(http.StatusBadRequest, "", "metadata",
+				"Chat completion '%s' with this metadata would not fit the session's history (history.max_bytes %d); nothing was changed.",
+				id, x.Runtime.Settings().HistoryMaxBytes)}
+		}
+		return provider.Response{Err: ChatCompletionNotFound(id)} // deleted meanwhile
 	}
 	return provider.Response{JSON: updated.Object()}
 }

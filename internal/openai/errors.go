@@ -173,9 +173,15 @@ func servedModels(model string, served []string, allowList bool) string {
 		strings.Join(nearest(model, served, 5), ", "), len(served))
 }
 
+// maxCompared is the longest prefix of a model name nearest compares:
+// model IDs are far shorter, and the distance costs the product of the
+// lengths, so a hostile megabyte of name costs no more than a typo.
+const maxCompared = 128
+
 // nearest returns the n names of names nearest to s by edit distance,
 // nearest first, ties in the order of names.
 func nearest(s string, names []string, n int) []string {
+	s = s[:min(len(s), maxCompared)]
 	out := slices.Clone(names)
 	dist := make(map[string]int, len(out))
 	for _, name := range out {

@@ -27,7 +27,8 @@ func TestRecordsListsTheKeptInStoringOrder(t *testing.T) {
 }
 
 // Replace keeps the record's place, prices the new one, and evicts the
-// oldest when the new one outgrows the max bytes.
+// oldest when the new one outgrows the max bytes, but never the replaced
+// record itself: a replacement that cannot fit is refused.
 func TestReplaceKeepsThePlaceAndTheBound(t *testing.T) {
 	rt := newHistoryRuntime(10, 3000)
 	for _, id := range []string{"a", "b", "c"} {
@@ -46,11 +47,21 @@ func TestReplaceKeepsThePlaceAndTheBound(t *testing.T) {
 	assert.Equal(t, []string{"b", "c"}, recordIDs(rt.Records()))
 	assert.LessOrEqual(t, rt.HistoryBytes(), int64(3000))
 
-	// Larger than the bound alone: dropped, as Store would not keep it.
+	// c cannot outgrow what the bound leaves beside the records newer
+	// than it (none): refused, and c stays as it was.
+	size := rt.HistoryBytes()
 	assert.False(t, rt.Replace(stored("c", "", 4000)))
-	assert.Equal(t, []string{"b"}, recordIDs(rt.Records()))
-	assert.Equal(t, stored("b", "", 1500).Size(), rt.HistoryBytes())
+	assert.Equal(t, []string{"b", "c"}, recordIDs(rt.Records()))
+	assert.Equal(t, size, rt.HistoryBytes())
+	r, ok = rt.Lookup("c")
+	require.True(t, ok)
+	assert.Len(t, r.(*record).payload, 100)
+
+	// b grows so that it and c fill the bound: the older records go, but
+	// never b; past that, it is refused.
+	assert.False(t, rt.Replace(stored("b", "", 3000-int(stored("c", "", 100).Size())+1)))
+	assert.Equal(t, []string{"b", "c"}, recordIDs(rt.Records()))
 
 	assert.False(t, rt.Replace(stored("zz", "", 1)), "nothing to replace")
-	assert.Equal(t, []string{"b"}, recordIDs(rt.Records()))
+	assert.Equal(t, []string{"b", "c"}, recordIDs(rt.Records()))
 }
