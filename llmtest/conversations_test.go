@@ -1,6 +1,7 @@
 package llmtest_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -9,15 +10,16 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/llmtestserver/llmtestserver/llmtest"
-	"github.com/llmtestserver/llmtestserver/scenario"
-	"github.com/llmtestserver/llmtestserver/session"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/conversations"
 	"github.com/openai/openai-go/v3/responses"
 	"github.com/openai/openai-go/v3/shared"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/llmtestserver/llmtestserver/llmtest"
+	"github.com/llmtestserver/llmtestserver/scenario"
+	"github.com/llmtestserver/llmtestserver/session"
 )
 
 // convMessage is an easy user or assistant message item.
@@ -391,4 +393,66 @@ func TestResponsesConversationToolLoop(t *testing.T) {
 	assert.Equal(t, "Sunny.", r2.OutputText())
 	assert.Equal(t, []string{"user: Weather in Paris?", "function_call", "function_call_output", "assistant: Sunny."},
 		convItemTexts(t, client, conv.ID))
+}
+
+// Every item a conversation keeps has an ID, those of types the server
+// keeps as sent too, so each can be listed, fetched and deleted.
+func TestConversationItemsOfEveryTypeHaveIDs(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	sess := srv.NewSession(t)
+	client := clientFor(sess, "k")
+	r := call(t, srv.Client(), "POST", sess.BaseURL()+"/conversations",
+		`{"items":[{"type":"message","role":"user","content":"Hi"},{"type":"custom_tool_call_output","call_id":"c1","output":"x"}]}`,
+		join(selectorOf(sess), bearer("k"))...)
+	require.Equal(t, 200, r.status, r.body)
+	var conv conversations.Conversation
+	require.NoError(t, json.Unmarshal([]byte(r.body), &conv))
+	page, err := client.Conversations.Items.List(t.Context(), conv.ID, conversations.ItemListParams{Order: conversations.ItemListParamsOrderAsc})
+	require.NoError(t, err)
+	require.Len(t, page.Data, 2)
+	out := page.Data[1]
+	assert.Equal(t, "custom_tool_call_output", out.Type)
+	require.True(t, strings.HasPrefix(out.ID, "ctco_"), "id %q", out.ID)
+	assert.Equal(t, out.ID, page.LastID)
+	got, err := client.Conversations.Items.Get(t.Context(), conv.ID, out.ID, conversations.ItemGetParams{})
+	require.NoError(t, err)
+	assert.Equal(t, out.ID, got.ID)
+	_, err = client.Conversations.Items.Delete(t.Context(), conv.ID, out.ID)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"user: Hi"}, convItemTexts(t, client, conv.ID))
+}
+
+// An item sent again, by a request that continues the conversation holding
+// it or by a reference to it, is the real API's duplicate: 400, param
+// input (items for the Conversations API), and nothing changes.
+func TestDuplicateItemsAreRefused(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	sess := srv.NewSession(t)
+	sess.Chat("any").Responds("ok").Repeat()
+	client := clientFor(sess, "k")
+	ctx := t.Context()
+	first, err := client.Responses.New(ctx, responses.ResponseNewParams{Model: "gpt-4.1-mini",
+		Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("Hi")}})
+	require.NoError(t, err)
+	again := responses.ResponseInputItemParamOfOutputMessage([]responses.ResponseOutputMessageContentUnionParam{{
+		OfOutputText: &responses.ResponseOutputTextParam{Text: "ok", Annotations: []responses.ResponseOutputTextAnnotationUnionParam{}}}},
+		first.Output[0].ID, responses.ResponseOutputMessageStatusCompleted)
+	_, err = client.Responses.New(ctx, responses.ResponseNewParams{Model: "gpt-4.1-mini", PreviousResponseID: openai.String(first.ID),
+		Input: responses.ResponseNewParamsInputUnion{OfInputItemList: responses.ResponseInputParam{again, convMessage("more", responses.EasyInputMessageRoleUser)}}})
+	rsWantError(t, "an output item sent again", err, http.StatusBadRequest, "", "input")
+	var apiErr *openai.Error
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, "Duplicate item found with id "+first.Output[0].ID+". Remove duplicate items from your input and try again.", apiErr.Message)
+
+	conv, err := client.Conversations.New(ctx, conversations.ConversationNewParams{
+		Items: []responses.ResponseInputItemUnionParam{convMessage("Hi", responses.EasyInputMessageRoleUser)}})
+	require.NoError(t, err)
+	page, err := client.Conversations.Items.List(ctx, conv.ID, conversations.ItemListParams{})
+	require.NoError(t, err)
+	_, err = client.Conversations.Items.New(ctx, conv.ID, conversations.ItemNewParams{
+		Items: []responses.ResponseInputItemUnionParam{responses.ResponseInputItemParamOfItemReference(page.Data[0].ID)}})
+	rsWantError(t, "a reference to an item the conversation holds", err, http.StatusBadRequest, "", "items")
+	assert.Equal(t, []string{"user: Hi"}, convItemTexts(t, client, conv.ID))
 }

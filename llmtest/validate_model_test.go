@@ -34,6 +34,31 @@ func TestValidateReasoningModelSampling(t *testing.T) {
 	assert.Equal(t, "ok", got.Choices[0].Message.Content)
 }
 
+// A reasoning model at effort none (gpt-5.1's default) samples as any
+// chat model: temperature passes; at another effort it is refused again.
+func TestValidateSamplingAtEffortNone(t *testing.T) {
+	t.Parallel()
+	sess, client := validationSession(t)
+	p := userTurn("gpt-5.1", "Hi")
+	p.Temperature = openai.Float(0.2)
+	p.ReasoningEffort = shared.ReasoningEffortLow
+	_, err := client.Chat.Completions.New(t.Context(), p)
+	requireRefused(t, sess, err, "unsupported_value", "temperature",
+		"Unsupported value: 'temperature' does not support 0.2 with this model. Only the default (1) value is supported.")
+	_, err = client.Responses.New(t.Context(), responses.ResponseNewParams{Model: "gpt-5.1", Temperature: openai.Float(0.2),
+		Reasoning: shared.ReasoningParam{Effort: shared.ReasoningEffortLow},
+		Input:     responses.ResponseNewParamsInputUnion{OfString: openai.String("Hi")}})
+	requireRefused(t, sess, err, "unsupported_parameter", "temperature", "Unsupported parameter: 'temperature' is not supported with this model.")
+
+	sess.Chat("second").Responds("ok")
+	p.ReasoningEffort = ""
+	_, err = client.Chat.Completions.New(t.Context(), p)
+	require.NoError(t, err, "gpt-5.1 answers at effort none by default")
+	_, err = client.Responses.New(t.Context(), responses.ResponseNewParams{Model: "gpt-5.1", Temperature: openai.Float(0.2),
+		Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("Hi")}})
+	require.NoError(t, err)
+}
+
 // Reasoning models before gpt-5.5 take no stop sequences, snapshots
 // included; gpt-5.5 and models that do not reason take them.
 func TestValidateStopOnReasoningModels(t *testing.T) {

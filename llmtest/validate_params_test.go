@@ -164,3 +164,20 @@ func TestValidateAllowUnknownParametersOverHTTP(t *testing.T) {
 		assert.Equal(t, want, r.status, "allow_unknown_parameters %s: %s", allow, r.body)
 	}
 }
+
+// A body that is no valid JSON is reported as that, whatever unknown or
+// moved fields come before the error.
+func TestValidateInvalidJSONBeforeUnknownFields(t *testing.T) {
+	t.Parallel()
+	sess, _ := validationSession(t)
+	headers := join(selectorOf(sess), bearer("k"))
+	for path, body := range map[string]string{
+		"/chat/completions": `{"foo":1,"model":`,
+		"/responses":        `{"messages":[],"foo":1,"model":`,
+	} {
+		r := call(t, sess.HTTPClient(), "POST", sess.BaseURL()+path, body, headers...)
+		require.Equal(t, 400, r.status, path)
+		_, _, _, msg := r.apiError(t)
+		assert.Contains(t, msg, "We could not parse the JSON body of your request.", path)
+	}
+}

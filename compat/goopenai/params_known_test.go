@@ -24,6 +24,12 @@ func goFields(t reflect.Type, typ string, path []catalog.ParamStep, seen map[ref
 	for i := range t.NumField() {
 		f := t.Field(i)
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if f.Anonymous && name == "" {
+			// An untagged embedded struct's fields are the outer
+			// object's, as encoding/json sends them.
+			goFields(f.Type, typ, path, seen, visit)
+			continue
+		}
 		if !f.IsExported() || name == "" || name == "-" {
 			continue
 		}

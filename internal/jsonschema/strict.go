@@ -72,7 +72,7 @@ func CheckStrict(schema []byte) *StrictProblem {
 		}
 		return &StrictProblem{Root: true, Problem: fmt.Sprintf("schema must be a JSON Schema of 'type: \"object\"', got 'type: \"%s\"'.", got)}
 	}
-	return checkStrictNode(schema, nil)
+	return checkStrictNode(schema, nil, 0)
 }
 
 // schemaHasType reports whether a schema's type is name, or a list naming it.
@@ -90,12 +90,24 @@ func schemaHasType(s map[string]any, name string) bool {
 	return false
 }
 
-// checkStrictNode checks the subschema raw found at context, visiting its
-// members in document order.
-func checkStrictNode(raw []byte, context []string) *StrictProblem {
+// maxStrictDepth bounds how deep checkStrictNode goes: each level decodes
+// its subtree again, so the bound keeps the check linear in the schema's
+// size. OpenAI documents at most 10 levels of object nesting for strict
+// schemas; subschemas (items, anyOf, $defs) add levels of their own, so
+// the bound is far above what the real API takes, and its wording is this
+// server's.
+const maxStrictDepth = 64
+
+// checkStrictNode checks the subschema raw found at context, depth levels
+// below the root, visiting its members in document order.
+func checkStrictNode(raw []byte, context []string, depth int) *StrictProblem {
 	keys, members, ok := orderedObject(raw)
 	if !ok {
 		return nil // a boolean schema, or a value the compiler refuses
+	}
+	if depth > maxStrictDepth {
+		return &StrictProblem{Context: append([]string(nil), context...),
+			Problem: fmt.Sprintf("schema is nested more than %d levels deep.", maxStrictDepth)}
 	}
 	var s map[string]any
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -132,7 +144,10 @@ func checkStrictNode(raw []byte, context []string) *StrictProblem {
 				missing = append(missing, name)
 			}
 		}
-		if !isList || len(missing) > 0 {
+		// An object without properties needs no required list: a
+		// function that takes no arguments (inferred: the API's own
+		// examples of such functions leave it out).
+		if (!isList && len(propKeys) > 0) || len(missing) > 0 {
 			return at("'required' is required to be supplied and to be an array including every key in properties. Missing '%s'.", strings.Join(missing, "', '"))
 		}
 		for _, r := range list {
@@ -152,19 +167,19 @@ func checkStrictNode(raw []byte, context []string) *StrictProblem {
 		case "properties", "$defs", "definitions":
 			names, subs, _ := orderedObject(v)
 			for _, name := range names {
-				if p := checkStrictNode(subs[name], append(context, k, name)); p != nil {
+				if p := checkStrictNode(subs[name], append(context, k, name), depth+1); p != nil {
 					return p
 				}
 			}
 		case "items":
-			if p := checkStrictNode(v, append(context, k)); p != nil {
+			if p := checkStrictNode(v, append(context, k), depth+1); p != nil {
 				return p
 			}
 		case "anyOf":
 			var elems []json.RawMessage
 			_ = json.Unmarshal(v, &elems)
 			for i, e := range elems {
-				if p := checkStrictNode(e, append(context, k, fmt.Sprint(i))); p != nil {
+				if p := checkStrictNode(e, append(context, k, fmt.Sprint(i)), depth+1); p != nil {
 					return p
 				}
 			}

@@ -8,6 +8,7 @@ func TestCheckStrict(t *testing.T) {
 	for schema, want := range map[string]string{
 		`{"type":"object","properties":{"a":{"type":"string"}},"required":["a"],"additionalProperties":false}`:                                                                                             "",
 		`{"type":"object","properties":{},"required":[],"additionalProperties":false}`:                                                                                                                     "",
+		`{"type":"object","properties":{},"additionalProperties":false}`:                                                                                                                                   "",
 		`{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}`:                                                                                                                          "(): 'additionalProperties' is required to be supplied and to be false.",
 		`{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"additionalProperties":false}`:                                                                                        "(): 'required' is required to be supplied and to be an array including every key in properties. Missing 'a', 'b'.",
 		`{"type":"object","properties":{"a":{"type":"string"}},"required":["a","z"],"additionalProperties":false}`:                                                                                         "(): 'required' is required to be supplied and to be an array including every key in properties. Extra required key 'z' supplied.",
@@ -34,5 +35,26 @@ func TestCheckStrict(t *testing.T) {
 	}
 	if p := (&StrictProblem{Context: []string{"items"}}); p.ContextString() != "('items',)" {
 		t.Errorf("one-element context %s", p.ContextString())
+	}
+}
+
+// A schema nested deeper than maxStrictDepth is refused at the level past
+// the bound, without the check decoding every level's subtree again.
+func TestCheckStrictBoundsTheDepth(t *testing.T) {
+	leaf := `{"type":"object","properties":{},"additionalProperties":false}`
+	schema := leaf
+	for range maxStrictDepth + 1 {
+		schema = `{"type":"object","properties":{"a":` + schema + `},"required":["a"],"additionalProperties":false}`
+	}
+	p := CheckStrict([]byte(schema))
+	if p == nil || p.Problem != "schema is nested more than 64 levels deep." || len(p.Context) != 2*(maxStrictDepth+1) {
+		t.Errorf("CheckStrict of a deep schema = %+v", p)
+	}
+	schema = leaf
+	for range maxStrictDepth {
+		schema = `{"type":"object","properties":{"a":` + schema + `},"required":["a"],"additionalProperties":false}`
+	}
+	if p := CheckStrict([]byte(schema)); p != nil {
+		t.Errorf("CheckStrict at the bound = %+v", p)
 	}
 }

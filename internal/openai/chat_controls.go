@@ -32,9 +32,10 @@ type chatControls struct {
 	tier  string // the tier reported in the answer
 }
 
-// decodeOutputControls checks stop, logprobs, top_logprobs and
-// service_tier, in the order the real API reports them (logprobs, then
-// top_logprobs, then service_tier, then stop), and keeps what they ask for.
+// decodeOutputControls checks top_logprobs (against logprobs),
+// service_tier and stop, in that order, and keeps what they ask for. The
+// order between them is inferred; logprobs itself is a boolean, which the
+// decoder's type check covers.
 func (r *ChatRequest) decodeOutputControls() *Error {
 	if n := r.TopLogprobs; n != nil {
 		switch {

@@ -11,7 +11,9 @@ import (
 // first occurrence of any of stops, the sequence itself left out. A model
 // that stops inside its text never gets to the tool calls after it, so a
 // cut drops them too; the answer then finishes with "stop" and its usage
-// counts the cut text, as the rest of Build derives both from the reply.
+// counts the cut text, as the rest of Build derives both from the reply: a
+// scripted finish reason gives way to "stop" (the model stopped at the
+// sequence), but for content_filter, which stands whatever the text.
 // Refusals are left whole: whether the API applies stop sequences to them
 // is not documented. It reports whether the reply was cut.
 //
@@ -29,7 +31,7 @@ func cutAtStop(reply *scenario.Reply, stops []string) bool {
 		// The document is no longer whole; the journal's schema check says
 		// so, as the real API sends the cut text as it is.
 		reply.JSON = reply.JSON[:at:at]
-		reply.ToolCalls = nil
+		stoppedAtSequence(reply)
 		return true
 	}
 	at := firstStop(reply.Text, stops)
@@ -37,8 +39,16 @@ func cutAtStop(reply *scenario.Reply, stops []string) bool {
 		return false
 	}
 	reply.Text = reply.Text[:at]
-	reply.ToolCalls = nil
+	stoppedAtSequence(reply)
 	return true
+}
+
+// stoppedAtSequence makes a cut reply one that stopped at a stop sequence.
+func stoppedAtSequence(reply *scenario.Reply) {
+	reply.ToolCalls = nil
+	if k, _ := scenario.NormalizeFinish(reply.FinishReason); k != scenario.FinishContentFilter {
+		reply.FinishReason = ""
+	}
 }
 
 // firstStop is the offset of the earliest occurrence in s of any of stops,

@@ -428,14 +428,18 @@ func chunkTokens(s string, split func(string) []string, per int, keep bool) piec
 	}
 	// A piece ends after per whole characters' worth of tokens: tokens
 	// that end inside a UTF-8 sequence count with the ones completing it,
-	// as JoinValidUTF8 merges them.
-	start, units, pending := 0, 0, ""
+	// so that no piece ends inside a character (JSON would turn each half
+	// into U+FFFD). Only the last bytes of the tokens since the last
+	// whole character decide that: tail keeps them, so that a scripted
+	// run of lone lead bytes costs linear time (and stays one piece).
+	start, units, tail := 0, 0, ""
 	for i, t := range tokens {
-		pending += t
-		if endsInsideRune(pending) && i+1 < len(tokens) {
+		tail += t
+		tail = tail[max(0, len(tail)-utf8.UTFMax):]
+		if endsInsideRune(tail) && i+1 < len(tokens) {
 			continue
 		}
-		pending = ""
+		tail = ""
 		units++
 		if units == per || i+1 == len(tokens) {
 			out.pieces = append(out.pieces, strings.Join(tokens[start:i+1], ""))
@@ -444,26 +448,6 @@ func chunkTokens(s string, split func(string) []string, per int, keep bool) piec
 			}
 			start, units = i+1, 0
 		}
-	}
-	return out
-}
-
-// JoinValidUTF8 merges token pieces so that no piece ends inside a UTF-8
-// sequence: a tokenizer may split a character across tokens, and JSON would
-// turn each half into U+FFFD. Empty pieces are dropped. Bytes that can never
-// complete a character end a piece like any other.
-func JoinValidUTF8(pieces []string) []string {
-	out := make([]string, 0, len(pieces))
-	pending := ""
-	for _, p := range pieces {
-		pending += p
-		if pending != "" && !endsInsideRune(pending) {
-			out = append(out, pending)
-			pending = ""
-		}
-	}
-	if pending != "" {
-		out = append(out, pending)
 	}
 	return out
 }

@@ -299,23 +299,3 @@ func TestStreamUTF8Safety(t *testing.T) {
 		}
 	}
 }
-
-func TestJoinValidUTF8(t *testing.T) {
-	e := "é" // two bytes
-	for _, tt := range []struct {
-		in   []string
-		want string
-	}{
-		{[]string{"a", e[:1], e[1:] + "b", "c"}, "a|éb|c"},
-		{[]string{"", "a", ""}, "a"},
-		{[]string{"🎉"[:1], "🎉"[1:2], "🎉"[2:], "x"}, "🎉|x"},
-		{[]string{"\xff", "a"}, "\xff|a"},         // invalid bytes end a piece
-		{[]string{"a", e[:1]}, "a|" + e[:1]},      // a dangling start is flushed at the end
-		{[]string{e[1:], "b"}, e[1:] + "|b"},      // a stray continuation byte is complete
-		{[]string{"ab" + e[:1], e[1:]}, "ab" + e}, // the split character is joined
-	} {
-		if got := strings.Join(JoinValidUTF8(tt.in), "|"); got != tt.want {
-			t.Errorf("JoinValidUTF8(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}

@@ -66,6 +66,9 @@ func decodeItems(x *provider.Exchange, raw json.RawMessage) ([]Item, *Error) {
 	items, err := ResolveReferences(x.Runtime, r.InputItems(func(prefix string) string {
 		return x.Runtime.NewHexID(prefix, idLength)
 	}), true)
+	if err == nil {
+		err = checkDuplicates("items", items)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -173,6 +176,11 @@ func serveConversationItems(x *provider.Exchange, id string) provider.Response {
 		items, err := decodeItems(x, b.Items)
 		if err != nil {
 			return provider.Response{Err: err}
+		}
+		if c, ok := lookup[*StoredConversation](x.Runtime, id); ok {
+			if err := checkDuplicates("items", append(slices.Clip(c.Items), items...)); err != nil {
+				return provider.Response{Err: err}
+			}
 		}
 		res := updateConversation(x, id, "items", func(c *StoredConversation) *StoredConversation { return c.with(items) }, items)
 		if res.Err != nil {

@@ -146,6 +146,9 @@ func prepareResponses(x *provider.Exchange, req *ResponsesRequest, newID func(st
 		return c, nil, nil, nil, err
 	}
 	items := append(slices.Clip(c.prior), input...)
+	if err := checkDuplicates("input", items); err != nil {
+		return c, nil, nil, nil, err
+	}
 	if err := ValidateToolOutputs(items); err != nil {
 		return c, nil, nil, nil, err
 	}

@@ -26,7 +26,9 @@ func formatNumber(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64)
 
 // chatModelRules applies the model's rules to a chat request's sampling
 // knobs:
-//   - reasoning models take only the default temperature and top_p (1):
+//   - reasoning models take only the default temperature and top_p (1),
+//     unless they answer at effort none (gpt-5.1 on, by default), where
+//     OpenAI documents that sampling works as for other models:
 //     "Unsupported value: 'temperature' does not support 0.5 with this
 //     model. Only the default (1) value is supported.", code
 //     unsupported_value (seen for temperature; top_p worded the same is
@@ -45,7 +47,11 @@ func chatModelRules(model string, k *chatKnobs, stops []string) *Error {
 	if len(stops) > 0 && !takesStop(info) {
 		return unsupportedWithModel("stop")
 	}
-	if kind == KindReasoning {
+	requested := ""
+	if k.ReasoningEffort != nil {
+		requested = *k.ReasoningEffort
+	}
+	if kind == KindReasoning && effectiveEffort(info.ID, requested) != "none" {
 		for _, p := range []struct {
 			name string
 			v    *float64
@@ -70,7 +76,7 @@ func chatModelRules(model string, k *chatKnobs, stops []string) *Error {
 
 // responsesModelRules applies the model's rules to a Responses request:
 //   - reasoning models refuse a temperature or top_p other than the
-//     default: "Unsupported parameter: 'temperature' is not supported with
+//     default, unless they answer at effort none: "Unsupported parameter: 'temperature' is not supported with
 //     this model.", code unsupported_parameter (seen for o-series models;
 //     that 1 passes, and top_p worded the same, are inferred);
 //   - other models refuse reasoning.effort: "Unsupported parameter:
@@ -82,6 +88,9 @@ func (r *ResponsesRequest) responsesModelRules() *Error {
 		return nil
 	}
 	if kind == KindReasoning {
+		if effectiveEffort(r.Model, r.effort()) == "none" {
+			return nil // reasoning off: sampling as any chat model's
+		}
 		for _, p := range []struct {
 			name string
 			v    *float64

@@ -113,13 +113,14 @@ func (s *objectSpec) walk(w *jsonWalker, at string, u **unknownParam) bool {
 }
 
 // typeMember reads the type member of the object at w without moving w:
-// nil when there is none, "" when it is not a string.
+// nil when there is none or it is null (the decoder reads a null type as
+// none), "" when it is not a string.
 func (w *jsonWalker) typeMember() (*string, bool) {
 	probe := *w
 	var typ *string
 	ok := probe.members(func(k string) bool {
 		v, ok := probe.skipValue()
-		if ok && k == "type" {
+		if ok && k == "type" && string(v) != "null" {
 			t := ""
 			_ = json.Unmarshal(v, &t) // a non-string type picks no spec
 			typ = &t
@@ -161,6 +162,9 @@ func CheckResponsesParams(body []byte) *Error {
 // and code unsupported_parameter, as seen). It applies even when unknown
 // parameters are allowed: no client means them for this endpoint.
 func CheckMovedParams(body []byte) *Error {
+	if !json.Valid(body) {
+		return nil // the decoder's to report
+	}
 	top := topMembers(body, "messages", "reasoning_effort", "response_format")
 	for _, name := range []string{"messages", "reasoning_effort", "response_format"} {
 		if present(top[name]) {
@@ -184,9 +188,11 @@ func UnknownParameter(path string) *Error {
 }
 
 // refuseUnknown runs check on body unless the session allows unknown
-// parameters.
+// parameters, or the body is no valid JSON: the real API reports a body
+// it cannot parse as that, whatever fields come before the error, and the
+// decoder that runs next does so.
 func refuseUnknown(x *provider.Exchange, body []byte, check func([]byte) *Error) *Error {
-	if x.Runtime.Settings().AllowUnknownParameters {
+	if x.Runtime.Settings().AllowUnknownParameters || !json.Valid(body) {
 		return nil
 	}
 	return check(body)

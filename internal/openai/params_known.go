@@ -6,8 +6,8 @@ package openai
 // clients newer than the lists. Every field openai-go v3.98.0 and go-openai
 // v1.43.0 can send is listed (the tests walk both SDKs' request types by
 // reflection); fields only one SDK sends, such as go-openai's
-// chat_template_kwargs (for servers that are not OpenAI's), are listed too,
-// so that no SDK call is refused here.
+// chat_template_kwargs and guided_choice (for servers that are not
+// OpenAI's), are listed too, so that no SDK call is refused here.
 //
 // Which nested objects the real API checks is partly seen and partly
 // inferred: real bodies show "Unknown parameter" for members of input items
@@ -19,7 +19,7 @@ package openai
 
 // chatParams are the top-level fields of POST /v1/chat/completions.
 var chatParams = fieldSpec(
-	"audio", "chat_template_kwargs", "frequency_penalty", "function_call", "functions", "logit_bias",
+	"audio", "chat_template_kwargs", "frequency_penalty", "function_call", "functions", "guided_choice", "logit_bias",
 	"logprobs", "max_completion_tokens", "max_tokens", "messages", "metadata", "modalities", "model",
 	"moderation", "n", "parallel_tool_calls", "prediction", "presence_penalty", "prompt_cache_key",
 	"prompt_cache_options", "prompt_cache_retention", "reasoning_effort", "response_format",

@@ -41,12 +41,17 @@ func decodeOutputCaller(o rawObject, it *Item) *Error {
 // answers yet. An output no call matches is refused, in words modelled on
 // the API's for an unknown call_id (inferred).
 func resolveCallOutputs(prior, input []Item) *Error {
+	type tool struct{ name, namespace string }
 	answered := map[string]bool{}
-	var calls []Item
+	// Calls of each tool in order, with a cursor past the answered ones,
+	// so that each output costs what it skips once: linear in the items.
+	calls := map[tool][]string{}
+	next := map[tool]int{}
 	see := func(it Item) {
 		switch it.Type {
 		case "function_call":
-			calls = append(calls, it)
+			k := tool{it.Name, it.Namespace}
+			calls[k] = append(calls[k], it.CallID)
 		case "function_call_output":
 			answered[it.CallID] = true
 		}
@@ -57,16 +62,16 @@ func resolveCallOutputs(prior, input []Item) *Error {
 	for i := range input {
 		it := &input[i]
 		if it.Type == "function_call_output" && it.CallID == "" {
-			for _, c := range calls {
-				if c.Name == it.Name && c.Namespace == it.Namespace && !answered[c.CallID] {
-					it.CallID = c.CallID
-					break
-				}
+			k := tool{it.Name, it.Namespace}
+			ids := calls[k]
+			for next[k] < len(ids) && answered[ids[next[k]]] {
+				next[k]++
 			}
-			if it.CallID == "" {
+			if next[k] == len(ids) {
 				return invalidRequest(http.StatusBadRequest, "", "input",
 					"No tool call found for function call output with name %s.", it.Name)
 			}
+			it.CallID = ids[next[k]]
 		}
 		see(*it)
 	}

@@ -2,39 +2,71 @@ package openai
 
 import (
 	"bytes"
+	"encoding/json"
 	"maps"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
 // InputItems turns the request's input into items: a string input becomes
-// one user message, and every message, function_call and
-// function_call_output without an ID gets one from newID, called with the
-// prefix "msg_" or "fc_" (the API's prefix for both call and call-output
-// items). Item references and other item types are returned as sent; the
-// caller resolves references against its history. Each call returns fresh
-// copies.
+// one user message, and every item without an ID but an item reference
+// gets one from newID, called with its type's prefix (see itemPrefix; an
+// item kept as sent carries it in its JSON too). Item references are
+// returned as sent; the caller resolves them against its history. Each
+// call returns fresh copies.
 func (r *ResponsesRequest) InputItems(newID func(prefix string) string) []Item {
 	out := make([]Item, len(r.items))
 	for i, it := range r.items {
 		it.Content = slices.Clone(it.Content)
 		it.OutputParts = slices.Clone(it.OutputParts)
-		if it.ID == "" && newID != nil {
-			switch it.Type {
-			case "message":
-				it.ID = newID("msg_")
-			case "function_call":
-				it.ID = newID(FunctionCallItemPrefix)
-			case "function_call_output":
-				it.ID = newID(FunctionCallOutputItemPrefix)
+		if it.ID == "" && newID != nil && it.Type != "item_reference" {
+			it.ID = newID(itemPrefix(it.Type))
+			if len(it.Raw) > 0 {
+				it.Raw = withID(it.Raw, it.ID)
 			}
 		}
 		out[i] = it
 	}
 	return out
+}
+
+// itemPrefixes are the ID prefixes of the item types beyond messages and
+// function calls, as the API names the items it makes (ws_, fs_, ci_, ig_,
+// cu_, rs_, mcp_ seen; the prefixes of the output items a client sends,
+// ctco_, cuo_, lsho_, mcpr_, are inferred).
+var itemPrefixes = map[string]string{
+	"message": "msg_", "function_call": FunctionCallItemPrefix, "function_call_output": FunctionCallOutputItemPrefix,
+	"reasoning": "rs_", "web_search_call": "ws_", "file_search_call": "fs_", "code_interpreter_call": "ci_",
+	"image_generation_call": "ig_", "computer_call": "cu_", "computer_call_output": "cuo_",
+	"custom_tool_call": "ctc_", "custom_tool_call_output": "ctco_", "local_shell_call": "lsh_",
+	"local_shell_call_output": "lsho_", "mcp_call": "mcp_", "mcp_list_tools": "mcpl_",
+	"mcp_approval_request": "mcpr_", "mcp_approval_response": "mcpr_",
+}
+
+// itemPrefix is the ID prefix of an item of type typ, and "item_" for a
+// type without a known one.
+func itemPrefix(typ string) string {
+	if p, ok := itemPrefixes[typ]; ok {
+		return p
+	}
+	return "item_"
+}
+
+// withID returns a copy of the JSON object raw with "id" set first, for an
+// item kept as sent that needs the ID the server gave it.
+func withID(raw json.RawMessage, id string) json.RawMessage {
+	rest := bytes.TrimSpace(raw)[1:] // raw is an object: decodeItem checked it
+	out := make(json.RawMessage, 0, len(rest)+len(id)+9)
+	out = append(out, `{"id":`...)
+	out = strconv.AppendQuote(out, id)
+	if t := bytes.TrimSpace(rest); len(t) > 0 && t[0] != '}' {
+		out = append(out, ',')
+	}
+	return append(out, rest...)
 }
 
 // Item ID prefixes. The API requires client-chosen IDs of function_call and
