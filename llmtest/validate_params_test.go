@@ -1,15 +1,19 @@
 package llmtest_test
 
 import (
+	"fmt"
 	"net/http"
+	"strings"
 	"testing"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/responses"
+	"github.com/openai/openai-go/v3/shared"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/session"
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/responses"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // requireRefused requires err to be the real API's 400 with code, param
@@ -180,4 +184,25 @@ func TestValidateInvalidJSONBeforeUnknownFields(t *testing.T) {
 		_, _, _, msg := r.apiError(t)
 		assert.Contains(t, msg, "We could not parse the JSON body of your request.", path)
 	}
+}
+
+// Metadata has the same bounds on every API: 16 pairs, keys of 64
+// characters, values of 512.
+func TestValidateMetadataBounds(t *testing.T) {
+	t.Parallel()
+	sess, client := validationSession(t)
+	many := shared.Metadata{}
+	for i := range 17 {
+		many[fmt.Sprintf("k%d", i)] = "v"
+	}
+	p := userTurn("gpt-4.1-mini", "Hi")
+	p.Metadata = many
+	_, err := client.Chat.Completions.New(t.Context(), p)
+	requireRefused(t, sess, err, "object_above_max_properties", "metadata",
+		"Invalid 'metadata': too many properties. Expected an object with at most 16 properties, but got an object with 17 properties instead.")
+	_, err = client.Responses.New(t.Context(), responses.ResponseNewParams{Model: "gpt-4.1-mini",
+		Metadata: shared.Metadata{"k": strings.Repeat("v", 513)},
+		Input:    responses.ResponseNewParamsInputUnion{OfString: openai.String("Hi")}})
+	requireRefused(t, sess, err, "string_above_max_length", "metadata.k",
+		"Invalid 'metadata.k': string too long. Expected a string with maximum length 512, but got a string with length 513 instead.")
 }

@@ -64,6 +64,7 @@ func (r *ChatRequest) validateChatRules(body []byte) *Error {
 		r.validateContentParts,
 		r.validateStrictSchemas,
 		r.validateJSONWord,
+		func() *Error { return checkMetadata(r.Metadata) },
 	} {
 		if err := check(); err != nil {
 			return err

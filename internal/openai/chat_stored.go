@@ -3,12 +3,8 @@ package openai
 import (
 	"bytes"
 	"encoding/json"
-	"maps"
-	"net/http"
-	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/llmtestserver/llmtestserver/internal/tokens"
 	"github.com/llmtestserver/llmtestserver/scenario"
@@ -286,38 +282,4 @@ func newCursorList[T any](page []T, more bool, id func(*T) string) *CursorList[T
 		l.FirstID, l.LastID = nullable(id(&page[0])), nullable(id(&page[len(page)-1]))
 	}
 	return l
-}
-
-// Bounds of metadata as the API documents them: at most 16 pairs, keys of
-// at most 64 characters, values of at most 512.
-const (
-	maxMetadataPairs = 16
-	maxMetadataKey   = 64
-	maxMetadataValue = 512
-)
-
-// checkMetadata refuses metadata beyond the API's bounds. The wording of
-// the too-many-pairs error is the Responses API's; that of the long key
-// and long value follows the API's other string bounds (inferred, not
-// seen for metadata).
-func checkMetadata(m map[string]string) *Error {
-	if len(m) > maxMetadataPairs {
-		return invalidRequest(http.StatusBadRequest, "object_above_max_properties", "metadata",
-			"Invalid 'metadata': too many properties. Expected an object with at most %d properties, but got an object with %d properties instead.",
-			maxMetadataPairs, len(m))
-	}
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		if n := utf8.RuneCountInString(k); n > maxMetadataKey {
-			return invalidRequest(http.StatusBadRequest, "string_above_max_length", "metadata",
-				"Invalid 'metadata': string too long. Expected a string with maximum length %d, but got a string with length %d instead.",
-				maxMetadataKey, n)
-		}
-		if n := utf8.RuneCountInString(m[k]); n > maxMetadataValue {
-			param := "metadata." + k
-			return invalidRequest(http.StatusBadRequest, "string_above_max_length", param,
-				"Invalid '%s': string too long. Expected a string with maximum length %d, but got a string with length %d instead.",
-				param, maxMetadataValue, n)
-		}
-	}
-	return nil
 }

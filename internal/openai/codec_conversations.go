@@ -38,7 +38,7 @@ func readConversationBody(x *provider.Exchange) (*conversationBody, *Error) {
 	if err := decodeBody(body, &b); err != nil {
 		return nil, err
 	}
-	return &b, checkConversationMetadata(b.Metadata)
+	return &b, checkMetadata(b.Metadata)
 }
 
 // decodeItems reads items (an array of at most 20 input items, each

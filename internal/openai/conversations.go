@@ -1,7 +1,6 @@
 package openai
 
 import (
-	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -12,16 +11,11 @@ import (
 // in the history's order.
 const conversationOverhead = 512
 
-// Bounds of the Conversations API, as its reference documents them:
-// "You may add up to 20 items at a time" (on creation and on
-// POST .../items), and metadata of at most 16 pairs, keys of at most 64
-// characters and values of at most 512.
-const (
-	maxConversationItems      = 20
-	conversationMetadataPairs = 16
-	conversationMetadataKey   = 64
-	conversationMetadataValue = 512
-)
+// maxConversationItems bounds the items of one request of the
+// Conversations API, as its reference documents it: "You may add up to 20
+// items at a time" (on creation and on POST .../items). Its metadata has
+// the bounds of checkMetadata.
+const maxConversationItems = 20
 
 // conversationIDLength is the length of the hex part of a conversation
 // ID: real ones are "conv_" and 48 hex digits
@@ -97,9 +91,10 @@ func (c *StoredConversation) only(items []Item) *StoredConversation {
 // trimmedTo drops the oldest items of c until it keeps at most maxBytes.
 // The API keeps every item of a conversation; a session keeps at most its
 // history's max bytes, and a conversation that outgrows them by itself
-// loses its oldest items, as the history loses its oldest records. Items
-// that cannot fit even alone are refused before they are added
-// (ConversationTooLarge), so the newest items always stay.
+// loses its oldest items, as the history loses its oldest records. Input
+// that cannot fit even alone is refused before it is added
+// (ConversationTooLarge); a response's output is not known then, so a turn
+// whose output alone outgrows the bound keeps only its newest items.
 func (c *StoredConversation) trimmedTo(maxBytes int64) *StoredConversation {
 	size := c.Size()
 	drop := 0
@@ -172,30 +167,6 @@ func ConversationTooLarge(id, param string, maxBytes int64) *Error {
 func itemsTooLong(param string, maximum, got int) *Error {
 	return invalidRequest(http.StatusBadRequest, "array_above_max_length", param,
 		"Invalid '%s': array too long. Expected an array with maximum length %d, but got an array with length %d instead.", param, maximum, got)
-}
-
-// checkConversationMetadata applies the API's metadata bounds. The count's wording is
-// the one the Responses API answers; those of the lengths follow its
-// string bounds (string_above_max_length) and are inferred.
-func checkConversationMetadata(m map[string]string) *Error {
-	if len(m) > conversationMetadataPairs {
-		return invalidRequest(http.StatusBadRequest, "object_above_max_properties", "metadata",
-			"Invalid 'metadata': too many properties. Expected an object with at most %d properties, but got an object with %d properties instead.", conversationMetadataPairs, len(m))
-	}
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		if len(k) > conversationMetadataKey {
-			return metadataStringTooLong("metadata", conversationMetadataKey, len(k))
-		}
-		if v := m[k]; len(v) > conversationMetadataValue {
-			return metadataStringTooLong("metadata."+k, conversationMetadataValue, len(v))
-		}
-	}
-	return nil
-}
-
-func metadataStringTooLong(param string, maximum, got int) *Error {
-	return invalidRequest(http.StatusBadRequest, "string_above_max_length", param,
-		"Invalid '%s': string too long. Expected a string with maximum length %d, but got a string with length %d instead.", param, maximum, got)
 }
 
 // detachMetadata copies m's strings, so that a stored conversation keeps

@@ -36,9 +36,14 @@ func storedItem(rt *runtime.Runtime, id string) (Item, bool) {
 		switch r := s.(type) {
 		case *StoredResponse:
 			holds = r.Input
-			if it, ok := itemByID(r.Output(), id); ok {
-				found = it
-				return true
+			// Output builds the output items anew: only for a response
+			// that made an item of this ID, as this runs under the
+			// runtime's lock for every record.
+			if r.Answer.madeItem(id) {
+				if it, ok := itemByID(r.Output(), id); ok {
+					found = it
+					return true
+				}
 			}
 		case *StoredConversation:
 			holds = r.Items
@@ -85,4 +90,18 @@ func untypedItem(o rawObject) string {
 		return "item_reference"
 	}
 	return "message"
+}
+
+// madeItem reports whether id is the ID of an output item of a: its
+// message, a function call or its reasoning item.
+func (a *ResponseAnswer) madeItem(id string) bool {
+	if id == a.MessageID || (a.Reasoning != nil && id == a.Reasoning.ID) {
+		return true
+	}
+	for _, c := range a.ToolCalls {
+		if c.ID == id {
+			return true
+		}
+	}
+	return false
 }

@@ -626,9 +626,8 @@ func (r *ResponsesRequest) validateBounds() *Error {
 				"Invalid 'top_logprobs': integer above maximum value. Expected a value <= 20, but got %d instead.", *n)
 		}
 	}
-	if len(r.Metadata) > 16 {
-		return invalidRequest(http.StatusBadRequest, "object_above_max_properties", "metadata",
-			"Invalid 'metadata': too many properties. Expected an object with at most 16 properties, but got an object with %d properties instead.", len(r.Metadata))
+	if err := checkMetadata(r.Metadata); err != nil {
+		return err
 	}
 	if err := decimalRange("temperature", r.Temperature, 2); err != nil {
 		return err

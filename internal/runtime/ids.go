@@ -10,7 +10,7 @@ import (
 const idAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
 // hexAlphabet is the alphabet of the real Responses API's IDs ("resp_",
-// "msg_", "fc_", "rs_" and 48 lowercase hexadecimal digits).
+// "msg_", "fc_", "rs_" and 50 lowercase hexadecimal digits; "conv_" and 48).
 const hexAlphabet = "0123456789abcdef"
 
 // idStream is the second half of the PCG state of a seeded sequence, a
