@@ -8,6 +8,8 @@ import (
 	"github.com/openai/openai-go/v3/shared"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/llmtestserver/llmtestserver/session"
 )
 
 // A reasoning model takes only the default temperature and top_p on Chat
@@ -119,4 +121,24 @@ func TestValidateResponsesModelParameters(t *testing.T) {
 		Reasoning: shared.ReasoningParam{Effort: shared.ReasoningEffortHigh}})
 	require.NoError(t, err)
 	assert.Equal(t, "ok", resp.OutputText())
+}
+
+// A model the catalog does not list by name takes the rules of its family:
+// an allow-listed future o3 snapshot refuses max_tokens and a temperature
+// alike, as the real API would.
+func TestValidateRulesOfAModelsFamily(t *testing.T) {
+	t.Parallel()
+	sess, client := validationSession(t, session.OnlyModels("o3-2099-01-01"))
+	p := userTurn("o3-2099-01-01", "Hi")
+	p.Temperature = openai.Float(0.5)
+	_, err := client.Chat.Completions.New(t.Context(), p)
+	requireRefused(t, sess, err, "unsupported_value", "temperature",
+		"Unsupported value: 'temperature' does not support 0.5 with this model. Only the default (1) value is supported.")
+	p = userTurn("o3-2099-01-01", "Hi")
+	p.MaxTokens = openai.Int(5)
+	_, err = client.Chat.Completions.New(t.Context(), p)
+	var apiErr *openai.Error
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, "unsupported_parameter", apiErr.Code)
+	assert.Equal(t, "max_tokens", apiErr.Param)
 }

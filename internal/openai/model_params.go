@@ -7,12 +7,13 @@ import (
 )
 
 // The rules a model's family adds to a request's parameters, in the real
-// API's words. A model the catalog does not know gets none of them.
+// API's words. A model of no catalog family (see familyOf) gets none of
+// them.
 
-// catalogKind is the kind of a catalog model, and false for a model the
-// catalog does not know.
+// catalogKind is the kind of a model's catalog family, and false for a
+// model of none.
 func catalogKind(model string) (ModelKind, bool) {
-	info, ok := LookupModel(model)
+	info, ok := familyOf(model)
 	return info.Kind, ok
 }
 
@@ -39,7 +40,7 @@ func formatNumber(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64)
 //   - reasoning models before gpt-5.5 take no stop sequences (see
 //     takesStop).
 func chatModelRules(model string, k *chatKnobs, stops []string) *Error {
-	info, ok := LookupModel(model)
+	info, ok := familyOf(model)
 	if !ok {
 		return nil
 	}

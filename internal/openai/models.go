@@ -117,23 +117,33 @@ func AliasOf(model string) string {
 	return info.Alias
 }
 
-// KindOf returns the kind of model, from the catalog alone: the entry of
-// that ID, else the entry whose ID is the longest prefix of model followed
-// by "-" or ".", so that dated snapshots and newer versions
-// ("o3-2025-04-16", "gpt-5.1") take their family's kind. A model the catalog knows nothing
-// of is a chat model.
+// KindOf returns the kind of model, from the catalog alone (see
+// familyOf). A model the catalog knows nothing of is a chat model.
 func KindOf(model string) ModelKind {
-	if m, ok := LookupModel(model); ok {
+	if m, ok := familyOf(model); ok {
 		return m.Kind
 	}
-	kind, longest := KindChat, 0
+	return KindChat
+}
+
+// familyOf returns the catalog entry of model: the entry of that ID, else
+// the entry whose ID is the longest prefix of model followed by "-" or
+// ".", so that dated snapshots and newer versions ("o3-2099-01-01",
+// "gpt-5.9") take their family's kind and rules; false when no entry is
+// either.
+func familyOf(model string) (ModelInfo, bool) {
+	if m, ok := LookupModel(model); ok {
+		return m, true
+	}
+	var family ModelInfo
+	longest := 0
 	for _, m := range catalog {
 		rest, ok := strings.CutPrefix(model, m.ID)
-		if ok && len(m.ID) > longest && (rest[0] == '-' || rest[0] == '.') {
-			kind, longest = m.Kind, len(m.ID)
+		if ok && len(m.ID) > longest && rest != "" && (rest[0] == '-' || rest[0] == '.') {
+			family, longest = m, len(m.ID)
 		}
 	}
-	return kind
+	return family, longest > 0
 }
 
 // CatalogIDs returns the IDs of every model the server knows, in catalog order.
