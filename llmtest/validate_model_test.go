@@ -142,3 +142,33 @@ func TestValidateRulesOfAModelsFamily(t *testing.T) {
 	assert.Equal(t, "unsupported_parameter", apiErr.Code)
 	assert.Equal(t, "max_tokens", apiErr.Param)
 }
+
+// A reasoning effort the model does not take is refused in each API's
+// words: minimal on gpt-5.1, none on gpt-5 (and its snapshot), anything but
+// high on gpt-5-pro; efforts the model takes pass.
+func TestValidateEffortsOfEachModel(t *testing.T) {
+	t.Parallel()
+	sess, client := validationSession(t)
+	p := userTurn("gpt-5.1", "Hi")
+	p.ReasoningEffort = shared.ReasoningEffortMinimal
+	_, err := client.Chat.Completions.New(t.Context(), p)
+	requireRefused(t, sess, err, "unsupported_value", "reasoning_effort",
+		"Unsupported value: 'reasoning_effort' does not support 'minimal' with this model. Supported values are: 'none', 'low', 'medium', and 'high'.")
+	for _, model := range []string{"gpt-5", "gpt-5-2025-08-07"} {
+		_, err = client.Responses.New(t.Context(), responses.ResponseNewParams{Model: model,
+			Reasoning: shared.ReasoningParam{Effort: shared.ReasoningEffortNone},
+			Input:     responses.ResponseNewParamsInputUnion{OfString: openai.String("Hi")}})
+		requireRefused(t, sess, err, "unsupported_value", "reasoning.effort",
+			"Unsupported value: 'none' is not supported with the '"+model+"' model. Supported values are: 'minimal', 'low', 'medium', and 'high'.")
+	}
+	p = userTurn("gpt-5-pro", "Hi")
+	p.ReasoningEffort = shared.ReasoningEffortLow
+	_, err = client.Chat.Completions.New(t.Context(), p)
+	requireRefused(t, sess, err, "unsupported_value", "reasoning_effort",
+		"Unsupported value: 'reasoning_effort' does not support 'low' with this model. Supported values are: 'high'.")
+
+	p = userTurn("gpt-5", "Hi")
+	p.ReasoningEffort = shared.ReasoningEffortMinimal
+	_, err = client.Chat.Completions.New(t.Context(), p)
+	require.NoError(t, err, "gpt-5 takes minimal")
+}

@@ -38,7 +38,7 @@ func formatNumber(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64)
 //     as an unknown argument (seen for gpt-4o-mini), unless it is null;
 //   - audio in modalities needs an audio model (the wording is inferred);
 //   - reasoning models before gpt-5.5 take no stop sequences (see
-//     takesStop).
+//     takesStop), nor an effort they do not take (checkEffort).
 func chatModelRules(model string, k *chatKnobs, stops []string) *Error {
 	info, ok := familyOf(model)
 	if !ok {
@@ -51,6 +51,11 @@ func chatModelRules(model string, k *chatKnobs, stops []string) *Error {
 	requested := ""
 	if k.ReasoningEffort != nil {
 		requested = *k.ReasoningEffort
+	}
+	if kind == KindReasoning {
+		if err := checkEffort(info, model, requested, false); err != nil {
+			return err
+		}
 	}
 	if kind == KindReasoning && effectiveEffort(info.ID, requested) != "none" {
 		for _, p := range []struct {
@@ -77,18 +82,24 @@ func chatModelRules(model string, k *chatKnobs, stops []string) *Error {
 
 // responsesModelRules applies the model's rules to a Responses request:
 //   - reasoning models refuse a temperature or top_p other than the
-//     default, unless they answer at effort none: "Unsupported parameter: 'temperature' is not supported with
-//     this model.", code unsupported_parameter (seen for o-series models;
-//     that 1 passes, and top_p worded the same, are inferred);
+//     default, unless they answer at effort none: "Unsupported
+//     parameter: 'temperature' is not supported with this model.", code
+//     unsupported_parameter (seen for o-series models; that 1 passes, and
+//     top_p worded the same, are inferred);
 //   - other models refuse reasoning.effort: "Unsupported parameter:
 //     'reasoning.effort' is not supported with this model.", code
-//     unsupported_parameter (seen for gpt-4o).
+//     unsupported_parameter (seen for gpt-4o);
+//   - a reasoning model refuses an effort it does not take (checkEffort).
 func (r *ResponsesRequest) responsesModelRules() *Error {
 	kind, ok := catalogKind(r.Model)
 	if !ok {
 		return nil
 	}
 	if kind == KindReasoning {
+		info, _ := familyOf(r.Model)
+		if err := checkEffort(info, r.Model, r.effort(), true); err != nil {
+			return err
+		}
 		if effectiveEffort(r.Model, r.effort()) == "none" {
 			return nil // reasoning off: sampling as any chat model's
 		}

@@ -75,7 +75,7 @@ func TestNewResponseReasoning(t *testing.T) {
 	ids := seqIDs()
 	req := func(body string) *ResponsesRequest { return mustDecodeResponses(t, []byte(body)) }
 	assert.Nil(t, newResponseReasoning(req(`{"model":"gpt-4.1","input":"x"}`), "gpt-4.1", "t", ids))
-	assert.Nil(t, newResponseReasoning(req(`{"model":"o3","input":"x","reasoning":{"effort":"none"}}`), "o3", "t", ids))
+	assert.Nil(t, newResponseReasoning(req(`{"model":"gpt-5.1","input":"x","reasoning":{"effort":"none"}}`), "gpt-5.1", "t", ids))
 
 	plain := newResponseReasoning(req(`{"model":"o3","input":"x"}`), "o3", "**A**\n\nthought", ids)
 	require.NotNil(t, plain)
