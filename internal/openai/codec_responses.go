@@ -183,6 +183,9 @@ func responseAnswer(x *provider.Exchange, req *ResponsesRequest, norm *scenario.
 		Reasoning: newResponseReasoning(req, req.Model, a.Thinking, newID), Effort: responseEffort(req, req.Model),
 		NoObfuscation: req.noObfuscation(),
 	}
+	if ra.Logprobs = responseLogprobs(req); ra.Logprobs != nil {
+		ra.LogprobTokens = logprobTokens(ra.Text, func(s string) []string { p, _ := tokens.SplitContext(x.Ctx, req.Model, s); return p })
+	}
 	if reply.FinishReason != "" || a.Finish == scenario.FinishLength {
 		ra.FinishReason = finishReason(a.Finish)
 	}

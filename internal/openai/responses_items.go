@@ -60,6 +60,8 @@ type ItemPart struct {
 	FileData string
 	FileURL  string
 	Raw      json.RawMessage
+	// Logprobs is an output_text part's logprobs array; nil renders [].
+	Logprobs json.RawMessage
 }
 
 // Text is the text of a message's input_text and output_text parts (or a
@@ -144,12 +146,16 @@ func (p ItemPart) MarshalJSON() ([]byte, error) {
 			Text string `json:"text"`
 		}{p.Type, p.Text})
 	case "output_text":
+		logprobs := p.Logprobs
+		if logprobs == nil {
+			logprobs = json.RawMessage("[]")
+		}
 		return marshalNoEscape(struct {
-			Type        string     `json:"type"`
-			Annotations []struct{} `json:"annotations"`
-			Logprobs    []struct{} `json:"logprobs"`
-			Text        string     `json:"text"`
-		}{p.Type, []struct{}{}, []struct{}{}, p.Text})
+			Type        string          `json:"type"`
+			Annotations []struct{}      `json:"annotations"`
+			Logprobs    json.RawMessage `json:"logprobs"`
+			Text        string          `json:"text"`
+		}{p.Type, []struct{}{}, logprobs, p.Text})
 	case "refusal":
 		return marshalNoEscape(struct {
 			Type    string `json:"type"`

@@ -31,6 +31,11 @@ type ResponseAnswer struct {
 	// Text is the assistant's message; Refusal a refusal instead of it.
 	Text    string
 	Refusal string
+	// Logprobs, when include asks for message.output_text.logprobs, gives
+	// the text's tokens log probabilities; LogprobTokens are those tokens
+	// (they join into Text).
+	Logprobs      *Logprobs
+	LogprobTokens []string
 	// ToolCalls are the calls the model asks for, after the message, each
 	// with its item ID and call ID already filled.
 	ToolCalls []ResponseToolCall
@@ -235,7 +240,7 @@ func (a *ResponseAnswer) messagePart() ItemPart {
 	if a.Refusal != "" {
 		return ItemPart{Type: "refusal", Text: a.Refusal}
 	}
-	return ItemPart{Type: "output_text", Text: a.Text}
+	return ItemPart{Type: "output_text", Text: a.Text, Logprobs: a.textLogprobs()}
 }
 
 func callArguments(c ResponseToolCall) string {

@@ -3,6 +3,7 @@ package openai
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 )
 
@@ -40,6 +41,10 @@ func (a *ResponseAnswer) Detach() *ResponseAnswer {
 	}
 	if a.Failure != nil {
 		d.Failure = &ResponseError{Code: strings.Clone(a.Failure.Code), Message: strings.Clone(a.Failure.Message)}
+	}
+	if a.Logprobs != nil {
+		lp := *a.Logprobs
+		d.Logprobs, d.LogprobTokens = &lp, slices.Clone(a.LogprobTokens)
 	}
 	d.echo = cloneEcho(a.settings())
 	return d
@@ -94,6 +99,11 @@ func (a *ResponseAnswer) Size() int64 {
 		len(a.Conversation) + len(a.MessageID) + len(a.Text) + len(a.Refusal) + len(a.FinishReason) +
 		len(a.Effort) + len(a.requestedTier))
 	n += a.Reasoning.size()
+	// Each token keeps a string header besides its bytes, which Text
+	// counts once more: an upper bound, as Size must be.
+	if a.Logprobs != nil {
+		n += int64(len(a.LogprobTokens)*16 + len(a.Text))
+	}
 	for _, c := range a.ToolCalls {
 		n += int64(toolCallOverhead + len(c.ID) + len(c.CallID) + len(c.Name) + len(c.Arguments))
 	}

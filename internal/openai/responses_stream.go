@@ -90,11 +90,12 @@ func (a *ResponseAnswer) streamMessage(w *eventWriter, index int, done Item, spl
 		}
 		w.emit("response.refusal.done", refusalDone{partAt: at, Refusal: part.Text})
 	} else {
-		for _, p := range chunkPieces(part.Text, split, per) {
-			w.emit("response.output_text.delta", textDelta{partAt: at, Delta: p, Logprobs: []struct{}{},
+		pieces, logprobs := a.textPieces(split, per)
+		for i, p := range pieces {
+			w.emit("response.output_text.delta", textDelta{partAt: at, Delta: p, Logprobs: logprobs[i],
 				Obfuscation: a.obfuscation(done.ID, w.seq, p)})
 		}
-		w.emit("response.output_text.done", textDone{partAt: at, Text: part.Text, Logprobs: []struct{}{}})
+		w.emit("response.output_text.done", textDone{partAt: at, Text: part.Text, Logprobs: part.Logprobs})
 	}
 	w.emit("response.content_part.done", partEvent{partAt: at, Part: part})
 	w.emit("response.output_item.done", itemEvent{OutputIndex: index, Item: done})
@@ -162,15 +163,15 @@ type partEvent struct {
 
 type textDelta struct {
 	partAt
-	Delta       string     `json:"delta"`
-	Logprobs    []struct{} `json:"logprobs"`
-	Obfuscation string     `json:"obfuscation,omitempty"`
+	Delta       string          `json:"delta"`
+	Logprobs    json.RawMessage `json:"logprobs"`
+	Obfuscation string          `json:"obfuscation,omitempty"`
 }
 
 type textDone struct {
 	partAt
-	Text     string     `json:"text"`
-	Logprobs []struct{} `json:"logprobs"`
+	Text     string          `json:"text"`
+	Logprobs json.RawMessage `json:"logprobs"`
 }
 
 // refusalDelta carries obfuscation like the other deltas: inferred, no
