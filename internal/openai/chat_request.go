@@ -58,6 +58,9 @@ type ChatRequest struct {
 	toolChoice     string
 	responseFormat *scenario.ResponseFormat
 	controls       chatControls
+	// reasoningEffort is the reasoning_effort the request names, "" for
+	// none, read by validateChatRules with the other sampling knobs.
+	reasoningEffort string
 }
 
 // StreamOptions is the stream_options object of a chat request.

@@ -49,6 +49,9 @@ func (r *ChatRequest) validateChatRules(body []byte) *Error {
 	if err != nil {
 		return err
 	}
+	if k.ReasoningEffort != nil {
+		r.reasoningEffort = *k.ReasoningEffort
+	}
 	if r.StreamOptions != nil && !r.Stream {
 		return invalidRequest(http.StatusBadRequest, "", "stream_options",
 			"The 'stream_options' parameter is only allowed when 'stream' is enabled.")

@@ -16,7 +16,7 @@ func serveChat(x *provider.Exchange) provider.Response {
 	if err != nil {
 		return provider.Response{Err: err}
 	}
-	if err := refuseUnknown(x, body, CheckChatParams); err != nil {
+	if err := refuseParams(x, body, nil, CheckChatParams); err != nil {
 		return provider.Response{Err: err}
 	}
 	req, err := DecodeChatRequest(body)
@@ -57,7 +57,7 @@ func serveChat(x *provider.Exchange) provider.Response {
 		ToolCallPrefix: "call_", ToolCallIDLength: 24,
 		Choices:   req.Choices(),
 		Prompt:    prompt,
-		Reasoning: chatReasoningRule(req.Model, body),
+		Reasoning: chatReasoningRule(req),
 	})
 	a.Model = answeredModel(norm.Model, reply.Model)
 	ca := chatAnswer(&a, req.Choices(), reply.FinishReason)

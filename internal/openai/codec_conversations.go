@@ -192,16 +192,7 @@ func serveConversationItems(x *provider.Exchange, id string) provider.Response {
 	if !ok {
 		return provider.Response{Err: ConversationNotFound(id)}
 	}
-	p, err := readPageQuery(x.Request, true)
-	if err != nil {
-		return provider.Response{Err: err}
-	}
-	page, more, err := pageOf(c.Items, func(it *Item) string { return it.ID }, p,
-		"Invalid 'after': no item with id '%s' in this conversation.")
-	if err != nil {
-		return provider.Response{Err: err}
-	}
-	return provider.Response{JSON: NewItemList(page, more)}
+	return itemPage(x.Request, c.Items, "Invalid 'after': no item with id '%s' in this conversation.")
 }
 
 // serveConversationItem serves GET (the item) and DELETE (the conversation

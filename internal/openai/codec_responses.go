@@ -33,10 +33,7 @@ func serveResponses(x *provider.Exchange) provider.Response {
 	if err != nil {
 		return provider.Response{Err: err}
 	}
-	if err := CheckMovedParams(body); err != nil {
-		return provider.Response{Err: err}
-	}
-	if err := refuseUnknown(x, body, CheckResponsesParams); err != nil {
+	if err := refuseParams(x, body, CheckMovedParams, CheckResponsesParams); err != nil {
 		return provider.Response{Err: err}
 	}
 	req, err := DecodeResponsesRequest(body)
@@ -282,16 +279,7 @@ func inputItems(x *provider.Exchange, id string) provider.Response {
 	if !ok {
 		return provider.Response{Err: ResponseNotFound(id)}
 	}
-	p, err := readPageQuery(x.Request, true)
-	if err != nil {
-		return provider.Response{Err: err}
-	}
-	page, more, err := pageOf(stored.Input, func(it *Item) string { return it.ID }, p,
-		"Invalid 'after': no input item with id '%s' in this response.")
-	if err != nil {
-		return provider.Response{Err: err}
-	}
-	return provider.Response{JSON: NewItemList(page, more)}
+	return itemPage(x.Request, stored.Input, "Invalid 'after': no input item with id '%s' in this response.")
 }
 
 // continued is what a request that continues a previous_response_id chain

@@ -162,9 +162,6 @@ func CheckResponsesParams(body []byte) *Error {
 // and code unsupported_parameter, as seen). It applies even when unknown
 // parameters are allowed: no client means them for this endpoint.
 func CheckMovedParams(body []byte) *Error {
-	if !json.Valid(body) {
-		return nil // the decoder's to report
-	}
 	top := topMembers(body, "messages", "reasoning_effort", "response_format")
 	for _, name := range []string{"messages", "reasoning_effort", "response_format"} {
 		if present(top[name]) {
@@ -187,15 +184,24 @@ func UnknownParameter(path string) *Error {
 	return invalidRequest(http.StatusBadRequest, "unknown_parameter", path, "Unknown parameter: '%s'.", path)
 }
 
-// refuseUnknown runs check on body unless the session allows unknown
-// parameters, or the body is no valid JSON: the real API reports a body
-// it cannot parse as that, whatever fields come before the error, and the
-// decoder that runs next does so.
-func refuseUnknown(x *provider.Exchange, body []byte, check func([]byte) *Error) *Error {
-	if x.Runtime.Settings().AllowUnknownParameters || !json.Valid(body) {
+// refuseParams runs a route's parameter checks on body: moved (nil for
+// none), which always applies, then unknown, unless the session allows
+// unknown parameters. A body that is no valid JSON is left to the decoder
+// that runs next: the real API reports a body it cannot parse as that,
+// whatever fields come before the error.
+func refuseParams(x *provider.Exchange, body []byte, moved, unknown func([]byte) *Error) *Error {
+	if !json.Valid(body) {
 		return nil
 	}
-	return check(body)
+	if moved != nil {
+		if err := moved(body); err != nil {
+			return err
+		}
+	}
+	if x.Runtime.Settings().AllowUnknownParameters {
+		return nil
+	}
+	return unknown(body)
 }
 
 // ParamStep is one step of the path to a field of a request body: the

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
-	"encoding/json"
 	"strings"
 )
 
@@ -90,27 +89,13 @@ func reasoningRule(model, effort string) func(visible int) int {
 	return func(visible int) int { return max(visible*r.factor, r.floor) }
 }
 
-// chatReasoningRule is reasoningRule for a Chat Completions request of
-// model whose body DecodeChatRequest has accepted: the effort is its
-// reasoning_effort, read only for a reasoning model.
-func chatReasoningRule(model string, body []byte) func(visible int) int {
-	if !isReasoningModel(model) {
+// chatReasoningRule is reasoningRule for a Chat Completions request: the
+// effort is its reasoning_effort, for a reasoning model.
+func chatReasoningRule(req *ChatRequest) func(visible int) int {
+	if !isReasoningModel(req.Model) {
 		return nil
 	}
-	return reasoningRule(model, chatReasoningEffort(body))
-}
-
-// chatReasoningEffort reads reasoning_effort from a Chat Completions body
-// that DecodeChatRequest has accepted: "" when absent or not a string.
-func chatReasoningEffort(body []byte) string {
-	var b struct {
-		ReasoningEffort json.RawMessage `json:"reasoning_effort"`
-	}
-	var effort string
-	if json.Unmarshal(body, &b) != nil || json.Unmarshal(b.ReasoningEffort, &effort) != nil {
-		return ""
-	}
-	return effort
+	return reasoningRule(req.Model, req.reasoningEffort)
 }
 
 // summaryParts cuts a reply's Thinking into the parts of a reasoning

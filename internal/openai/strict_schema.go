@@ -48,16 +48,10 @@ func (r *ChatRequest) validateStrictSchemas() *Error {
 		}
 	}
 	for i, t := range r.Tools {
-		f := t.Function
-		if t.Type != "function" || f == nil || f.Strict == nil || !*f.Strict {
-			continue
-		}
-		schema := []byte(f.Parameters)
-		if len(schema) == 0 {
-			schema = emptyObjectSchema
-		}
-		if err := strictSchemaError("function", f.Name, fmt.Sprintf("tools[%d].function.parameters", i), "invalid_function_parameters", schema); err != nil {
-			return err
+		if f := t.Function; t.Type == "function" && f != nil {
+			if err := strictToolError(f.Name, fmt.Sprintf("tools[%d].function.parameters", i), f.Strict, f.Parameters); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -72,14 +66,10 @@ func (r *ResponsesRequest) validateStrictSchemas() *Error {
 		}
 	}
 	for i, t := range r.tools {
-		if t.Type != "function" || t.Strict == nil || !*t.Strict {
+		if t.Type != "function" {
 			continue
 		}
-		schema := []byte(t.Parameters)
-		if len(schema) == 0 {
-			schema = emptyObjectSchema
-		}
-		if err := strictSchemaError("function", t.Name, fmt.Sprintf("tools[%d].parameters", i), "invalid_function_parameters", schema); err != nil {
+		if err := strictToolError(t.Name, fmt.Sprintf("tools[%d].parameters", i), t.Strict, t.Parameters); err != nil {
 			return err
 		}
 	}
@@ -109,4 +99,17 @@ func (r *ResponsesRequest) validateJSONWord() *Error {
 	}
 	return invalidRequest(http.StatusBadRequest, "", "input",
 		"Response input messages must contain the word 'json' in some form to use 'text.format' of type 'json_object'.")
+}
+
+// strictToolError checks the parameters of function tool name, at param,
+// when strict says strict: true; parameters left out stand for an object
+// without properties.
+func strictToolError(name, param string, strict *bool, parameters []byte) *Error {
+	if strict == nil || !*strict {
+		return nil
+	}
+	if len(parameters) == 0 {
+		parameters = emptyObjectSchema
+	}
+	return strictSchemaError("function", name, param, "invalid_function_parameters", parameters)
 }
