@@ -61,6 +61,15 @@
 // server does not work in a bubble either: a goroutine waiting on a socket
 // is not durably blocked, so the bubble's clock never advances.
 //
+// Make the SDK's first request of a test binary outside any bubble, from
+// TestMain, when bubble tests run in parallel with tests outside. openai-go
+// and anthropic-sdk-go build their JSON encoders once per type, behind a
+// sync.WaitGroup that a second goroutine meeting the type waits on, and Go
+// 1.26 (seen on 1.26.8) crashes with a nil pointer dereference in
+// internal/synctest when a WaitGroup first used inside a bubble is waited
+// on outside it. One plain request of each kind the bubble tests make is
+// enough: it builds those encoders outside.
+//
 // # Failures and time
 //
 // What goes wrong is scripted like any answer. Faults are replies
