@@ -18,6 +18,10 @@ type Entry struct {
 	// Provider is the provider whose API the request called: "openai",
 	// "anthropic".
 	Provider string
+	// Endpoint is the provider operation the request called, in words of
+	// no provider: "chat", "responses", "messages", "embeddings" (see
+	// scenario.Endpoint); empty for a route that is no operation.
+	Endpoint string
 	// Method and Path are the HTTP method and URL path of the request.
 	Method, Path string
 	// Status is the HTTP status the server answered with.
@@ -28,13 +32,49 @@ type Entry struct {
 	Stream bool
 	// UserText is the last user message of the request.
 	UserText string
+	// Request is the normalized request: what the model was sent, in
+	// words of no provider.
+	Request Request
+	// Body is the raw request body, its first bytes up to the session's
+	// journal body bound (journal.max_body_bytes), and BodyBytes the
+	// length of the whole body.
+	Body      string
+	BodyBytes int64
+	// Headers are the request headers that tell how it was sent, by
+	// lowercase name, with credentials redacted (see Redacted); Client
+	// is the SDK's identity among them.
+	Headers map[string]string
+	Client  Client
 	// ReplyText is the text the server answered with.
 	ReplyText string
-	// Scenario names the scenario that answered, if any.
-	Scenario string
+	// Refusal is the refusal the server answered with, and JSON reports
+	// that ReplyText is a structured output.
+	Refusal string
+	JSON    bool
+	// ResponseID is the ID of the answer the server sent (chatcmpl-…,
+	// resp_…, msg_…).
+	ResponseID string
+	// Scenario names the scenario that answered, if any; ReplyIndex is the
+	// index of the reply among the scenario's replies, from 0, and
+	// ScriptedAt the file:line where that reply was scripted ("" for a
+	// reply scripted over the admin API).
+	Scenario   string
+	ReplyIndex int
+	ScriptedAt string
+	// Tried explains a request no scenario answered: every scenario the
+	// session has, and why it passed over the request, the nearest
+	// candidate first.
+	Tried []Tried
 	// ErrorCode is the error code of a refused request, such as
-	// "invalid_api_key" or "llm_test_server_no_scenario".
-	ErrorCode string
+	// "invalid_api_key" or "llm_test_server_no_scenario", and
+	// ErrorMessage the message the client was sent with it.
+	ErrorCode    string
+	ErrorMessage string
+	// Chunks counts the stream events sent, [DONE] included, and
+	// FirstByte is how long after the request's arrival the first byte of
+	// the answer was written; both zero for an answer not sent.
+	Chunks    int
+	FirstByte time.Duration
 	// Conversation identifies the conversation of the request, Generation
 	// counts how often it started again from its opening, and Turn is its
 	// number of user messages.
@@ -118,6 +158,8 @@ const (
 	maxTextBytes = 8 << 10
 	maxNameBytes = 512
 	maxListItems = 128
+	// maxBodyBytes bounds Body whatever the session's journal body bound.
+	maxBodyBytes = 1 << 20
 )
 
 // Sizes of what an entry keeps besides the bytes of its strings.
@@ -125,6 +167,7 @@ var (
 	entrySlotBytes  = int64(unsafe.Sizeof(Entry{}))
 	resultSlotBytes = int64(unsafe.Sizeof(ToolResult{}))
 	callSlotBytes   = int64(unsafe.Sizeof(ToolCall{}))
+	triedSlotBytes  = int64(unsafe.Sizeof(Tried{}))
 	stringSlotBytes = int64(unsafe.Sizeof(""))
 )
 
@@ -135,9 +178,15 @@ var (
 // own copies.
 func (e *Entry) size() int64 {
 	n := entrySlotBytes
-	for _, s := range [...]string{e.Provider, e.APIVersion, e.Method, e.Path, e.Model, e.UserText, e.ReplyText,
-		e.Scenario, e.ErrorCode, e.Conversation, e.PromptCacheKey, e.IdempotencyKey, e.Fault} {
+	for _, s := range [...]string{e.Provider, e.APIVersion, e.Endpoint, e.Method, e.Path, e.Model, e.UserText,
+		e.Body, e.ReplyText, e.Refusal, e.ResponseID, e.Scenario, e.ScriptedAt, e.ErrorCode, e.ErrorMessage,
+		e.Conversation, e.PromptCacheKey, e.IdempotencyKey, e.Fault} {
 		n += stringBytes(s)
+	}
+	n += e.Request.size() + e.Client.size() + mapBytes(e.Headers)
+	n += int64(cap(e.Tried)) * triedSlotBytes
+	for _, t := range e.Tried {
+		n += stringBytes(t.Scenario) + stringBytes(t.Why)
 	}
 	n += int64(cap(e.ToolResults)) * resultSlotBytes
 	for _, r := range e.ToolResults {
@@ -185,6 +234,11 @@ func own(e Entry) Entry {
 	e.Contradictions = ownList(e.Contradictions, text)
 	e.Ignored = ownList(e.Ignored, name)
 	e.APIVersion, e.Betas = name(e.APIVersion), ownList(e.Betas, name)
+	e.Endpoint, e.ResponseID, e.ScriptedAt = name(e.Endpoint), name(e.ResponseID), name(e.ScriptedAt)
+	e.Refusal, e.ErrorMessage = text(e.Refusal), text(e.ErrorMessage)
+	e.Body = clip(e.Body, maxBodyBytes)
+	e.Request, e.Client, e.Headers = e.Request.own(), e.Client.own(), ownMap(e.Headers)
+	e.Tried = ownList(e.Tried, func(t Tried) Tried { return Tried{Scenario: name(t.Scenario), Why: text(t.Why)} })
 	return e
 }
 
@@ -219,19 +273,34 @@ func clip(s string, limit int) string {
 
 // entryJSON is the wire form of Entry served by GET /admin-api/journal.
 type entryJSON struct {
-	Seq        uint64    `json:"seq"`
-	Time       time.Time `json:"time"`
-	DurationMS float64   `json:"duration_ms"`
-	Provider   string    `json:"provider,omitempty"`
-	Method     string    `json:"method"`
-	Path       string    `json:"path"`
-	Status     int       `json:"status"`
-	Model      string    `json:"model,omitempty"`
-	Stream     bool      `json:"stream,omitempty"`
-	UserText   string    `json:"user_text,omitempty"`
-	ReplyText  string    `json:"reply_text,omitempty"`
-	Scenario   string    `json:"scenario,omitempty"`
-	ErrorCode  string    `json:"error_code,omitempty"`
+	Seq          uint64            `json:"seq"`
+	Time         time.Time         `json:"time"`
+	DurationMS   float64           `json:"duration_ms"`
+	Provider     string            `json:"provider,omitempty"`
+	Endpoint     string            `json:"endpoint,omitempty"`
+	Method       string            `json:"method"`
+	Path         string            `json:"path"`
+	Status       int               `json:"status"`
+	Model        string            `json:"model,omitempty"`
+	Stream       bool              `json:"stream,omitempty"`
+	UserText     string            `json:"user_text,omitempty"`
+	Request      Request           `json:"request,omitzero"`
+	Body         string            `json:"body,omitempty"`
+	BodyBytes    int64             `json:"body_bytes,omitempty"`
+	Headers      map[string]string `json:"headers,omitempty"`
+	Client       Client            `json:"client,omitzero"`
+	ReplyText    string            `json:"reply_text,omitempty"`
+	Refusal      string            `json:"refusal,omitempty"`
+	JSON         bool              `json:"json,omitempty"`
+	ResponseID   string            `json:"response_id,omitempty"`
+	Scenario     string            `json:"scenario,omitempty"`
+	ReplyIndex   int               `json:"reply_index,omitempty"`
+	ScriptedAt   string            `json:"scripted_at,omitempty"`
+	Tried        []Tried           `json:"tried,omitempty"`
+	ErrorCode    string            `json:"error_code,omitempty"`
+	ErrorMessage string            `json:"error_message,omitempty"`
+	Chunks       int               `json:"chunks,omitempty"`
+	FirstByteMS  float64           `json:"first_byte_ms,omitempty"`
 
 	Conversation   string       `json:"conversation,omitempty"`
 	Generation     int          `json:"generation,omitempty"`
@@ -255,8 +324,12 @@ type entryJSON struct {
 func (e Entry) MarshalJSON() ([]byte, error) {
 	return json.Marshal(entryJSON{
 		Seq: e.Seq, Time: e.Time, DurationMS: float64(e.Duration) / float64(time.Millisecond),
-		Provider: e.Provider, Method: e.Method, Path: e.Path, Status: e.Status, Model: e.Model, Stream: e.Stream,
-		UserText: e.UserText, ReplyText: e.ReplyText, Scenario: e.Scenario, ErrorCode: e.ErrorCode,
+		Provider: e.Provider, Endpoint: e.Endpoint, Method: e.Method, Path: e.Path, Status: e.Status, Model: e.Model,
+		Stream: e.Stream, UserText: e.UserText, Request: e.Request, Body: e.Body, BodyBytes: e.BodyBytes,
+		Headers: e.Headers, Client: e.Client, ReplyText: e.ReplyText, Refusal: e.Refusal, JSON: e.JSON,
+		ResponseID: e.ResponseID, Scenario: e.Scenario, ReplyIndex: e.ReplyIndex, ScriptedAt: e.ScriptedAt,
+		Tried: e.Tried, ErrorCode: e.ErrorCode, ErrorMessage: e.ErrorMessage, Chunks: e.Chunks,
+		FirstByteMS:  float64(e.FirstByte) / float64(time.Millisecond),
 		Conversation: e.Conversation, Generation: e.Generation, Turn: e.Turn, PromptCacheKey: e.PromptCacheKey,
 		ToolResults: e.ToolResults, ToolCalls: e.ToolCalls, SchemaErrors: e.SchemaErrors, Contradictions: e.Contradictions,
 		Usage: e.Usage, Ignored: e.Ignored, APIVersion: e.APIVersion, Betas: e.Betas,
@@ -273,8 +346,12 @@ func (e *Entry) UnmarshalJSON(data []byte) error {
 	}
 	*e = Entry{
 		Seq: w.Seq, Time: w.Time, Duration: time.Duration(w.DurationMS * float64(time.Millisecond)),
-		Provider: w.Provider, Method: w.Method, Path: w.Path, Status: w.Status, Model: w.Model, Stream: w.Stream,
-		UserText: w.UserText, ReplyText: w.ReplyText, Scenario: w.Scenario, ErrorCode: w.ErrorCode,
+		Provider: w.Provider, Endpoint: w.Endpoint, Method: w.Method, Path: w.Path, Status: w.Status, Model: w.Model,
+		Stream: w.Stream, UserText: w.UserText, Request: w.Request, Body: w.Body, BodyBytes: w.BodyBytes,
+		Headers: w.Headers, Client: w.Client, ReplyText: w.ReplyText, Refusal: w.Refusal, JSON: w.JSON,
+		ResponseID: w.ResponseID, Scenario: w.Scenario, ReplyIndex: w.ReplyIndex, ScriptedAt: w.ScriptedAt,
+		Tried: w.Tried, ErrorCode: w.ErrorCode, ErrorMessage: w.ErrorMessage, Chunks: w.Chunks,
+		FirstByte:    time.Duration(w.FirstByteMS * float64(time.Millisecond)),
 		Conversation: w.Conversation, Generation: w.Generation, Turn: w.Turn, PromptCacheKey: w.PromptCacheKey,
 		ToolResults: w.ToolResults, ToolCalls: w.ToolCalls, SchemaErrors: w.SchemaErrors, Contradictions: w.Contradictions,
 		Usage: w.Usage, Ignored: w.Ignored, APIVersion: w.APIVersion, Betas: w.Betas,

@@ -177,12 +177,12 @@ func TestReportListsContradictions(t *testing.T) {
 	if j.Len() > 8 {
 		t.Errorf("a 64 KiB journal keeps %d entries of 8 KiB contradictions, want at most 8", j.Len())
 	}
-	small := journal.New(1000, 64<<10)
+	small := journal.New(1000, 128<<10)
 	for range 100 {
 		small.Record(journal.Entry{Scenario: "weather"})
 	}
 	if small.Len() != 100 {
-		t.Errorf("a 64 KiB journal keeps %d small entries, want all 100", small.Len())
+		t.Errorf("a 128 KiB journal keeps %d small entries, want all 100", small.Len())
 	}
 	j.Reset()
 	if r := j.Report(); r.ContradictionTotal != 0 || !r.Clean() {
