@@ -65,6 +65,11 @@ type Reply struct {
 	// settings. In JSON it is stream: {ttft_ms, tokens_per_second,
 	// tokens_per_chunk}.
 	Stream *Pacing
+
+	// ScriptedAt is the file:line of the test's call that scripted the
+	// reply, which the journal and failure messages name; Builder sets it.
+	// It is not part of the JSON form.
+	ScriptedAt string
 }
 
 // MaxDelay is the longest a reply may be held back: a day, longer than any
