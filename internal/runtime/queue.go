@@ -25,8 +25,15 @@ type queue struct {
 // Replies are only ever appended to a live scenario, so an index stays
 // valid for the life of its queue.
 type position struct {
-	next int              // index in the scenario's replies of the next unused one
-	back []scenario.Reply // replies rolled back, head first, used before next
+	next int          // index in the scenario's replies of the next unused one
+	back []rolledBack // replies rolled back, head first, used before next
+}
+
+// rolledBack is a reply rolled back to its queue, with its index among
+// the scenario's replies.
+type rolledBack struct {
+	reply scenario.Reply
+	index int
 }
 
 // left counts the replies a position has left in replies.
@@ -68,8 +75,10 @@ func (q *queue) remaining() int {
 type Reservation struct {
 	// Scenario names the scenario the reply came from.
 	Scenario string
-	// Reply is the reserved reply.
-	Reply scenario.Reply
+	// Reply is the reserved reply, and ReplyIndex its index among the
+	// scenario's replies, from 0.
+	Reply      scenario.Reply
+	ReplyIndex int
 
 	rt       *Runtime
 	queue    *queue
@@ -100,7 +109,7 @@ func (r *Reservation) Rollback() {
 		p.next-- // the common case: the last reply taken comes back
 		return
 	}
-	p.back = slices.Insert(p.back, 0, r.Reply)
+	p.back = slices.Insert(p.back, 0, rolledBack{reply: r.Reply, index: r.ReplyIndex})
 }
 
 // Reserve takes the reply that answers req: the head of the first scenario
@@ -151,9 +160,9 @@ func (rt *Runtime) reserve(req *scenario.Request, declared string) (*Reservation
 		}
 		res := &Reservation{Scenario: q.scenario.Name, rt: rt, queue: q, convKey: key, index: -1}
 		if len(p.back) > 0 {
-			res.Reply = p.back[0]
+			res.Reply, res.ReplyIndex = p.back[0].reply, p.back[0].index
 		} else {
-			res.Reply, res.index = replies[p.next], p.next
+			res.Reply, res.index, res.ReplyIndex = replies[p.next], p.next, p.next
 		}
 		if left == 1 && q.scenario.Repeat {
 			res.repeated = true
