@@ -25,8 +25,9 @@ const maxShownRunes = 80
 //
 // Testify's require.Len and assert.Len print a slice of entries with %v,
 // so a failed length check shows these lines, one after the other in
-// brackets; assert.Equal prints %#v, the whole struct, and a diff of the
-// fields (compare entries WithoutTimes, so the diff shows what differs).
+// brackets (quoted: the quotes of texts show as \"). assert.Equal prints
+// %#v, which is GoString, and a diff of every field; compare entries
+// WithoutTimes, so that the diff shows only what differs.
 func (e Entry) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "#%d %s %s -> %d", e.Seq, shownName(e.Method), shownName(e.Path), e.Status)

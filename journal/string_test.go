@@ -2,6 +2,7 @@ package journal_test
 
 import (
 	"fmt"
+	"go/parser"
 	"strings"
 	"testing"
 	"time"
@@ -86,5 +87,33 @@ func TestTestifyLenPrintsEntryLines(t *testing.T) {
 		assert.Contains(t, out, `#1 POST /v1/chat/completions -> 200 user=\"Hi\" scenario=greeting reply=\"Hello\" #2 POST`)
 		assert.Contains(t, out, "should have 1 item(s), but has 2")
 		assert.NotContains(t, out, "Time", "the failure shows structs")
+	}
+}
+
+// %#v, which testify's assert.Equal prints above its diff, shows an
+// entry's set fields as Go syntax, and nothing of the rest.
+func TestEntryGoString(t *testing.T) {
+	temp := 0.5
+	e := journal.Entry{Seq: 2, Time: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC), Duration: time.Second,
+		Method: "POST", Status: 200, Request: journal.Request{System: "Be terse.", Temperature: &temp,
+			Messages: []journal.Message{{Role: "user", Text: "Hi"}}},
+		Headers:   map[string]string{"user-agent": "OpenAI/Go"},
+		ToolCalls: []journal.ToolCall{{ID: "call_1", Name: "f", Arguments: "{}"}}}
+	want := `journal.Entry{Seq: 2, Time: time.Date(2026, time.December, 1, 12, 0, 0, 0, time.UTC), Duration: time.Duration(1000000000), ` +
+		`Method: "POST", Status: 200, Request: journal.Request{System: "Be terse.", Messages: []journal.Message{journal.Message{Role: "user", Text: "Hi"}}, ` +
+		`Temperature: new(float64(0.5))}, Headers: map[string]string{"user-agent":"OpenAI/Go"}, ` +
+		`ToolCalls: []journal.ToolCall{journal.ToolCall{ID: "call_1", Name: "f", Arguments: "{}"}}}`
+	assert.Equal(t, want, fmt.Sprintf("%#v", e))
+	_, err := parser.ParseExpr(fmt.Sprintf("%#v", e))
+	assert.NoError(t, err, "%#v is a Go expression")
+	assert.Equal(t, "[]journal.Entry{journal.Entry{Seq: 1}}", fmt.Sprintf("%#v", []journal.Entry{{Seq: 1}}))
+	assert.Equal(t, "journal.Entry{}", fmt.Sprintf("%#v", journal.Entry{}))
+
+	rec := &errorfRecorder{}
+	assert.Equal(rec, journal.Entry{Seq: 1, Model: "a"}, journal.Entry{Seq: 1, Model: "b"})
+	if assert.Len(t, rec.errors, 1) {
+		assert.Contains(t, rec.errors[0], `expected: journal.Entry{Seq: 1, Model: "a"}`)
+		assert.Contains(t, rec.errors[0], `actual  : journal.Entry{Seq: 1, Model: "b"}`)
+		assert.Contains(t, rec.errors[0], `- Model: (string) (len=1) "a"`, "testify's diff of the fields")
 	}
 }
