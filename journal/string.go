@@ -18,7 +18,9 @@ const maxShownRunes = 80
 //	#3 POST /v1/chat/completions -> 200 model=gpt-4.1-mini conversation=conv_…/1 turn=2 user="And then?" scenario=plan reply="step two"
 //
 // It shows what a test can rely on and nothing else: no time, duration or
-// response ID, so the line is the same on every run of a test. Each text
+// response ID, so the line is the same on every run of a test (the
+// conversation of a Responses API chain is a generated ID, the same on
+// every run when the session has an ID seed). Each text
 // or name is cut at 80 runes, the cut marked with "…"; texts are quoted,
 // and names are quoted when they hold a space, a quote or a control
 // character. Fields that are empty are left out.
