@@ -8,6 +8,14 @@
 // of bytes; when either bound would be passed the oldest entries go first and
 // are counted in [Journal.Evicted].
 //
+// A test asks the journal what it needs: [Journal.Find] and [Journal.Count]
+// take a [Query] (provider, endpoint, model, scenario, conversation,
+// generation, status or its class, error code, fault; a zero field
+// matches anything), [Journal.Conversation] gives one conversation's
+// entries in turn order, and [Journal.Counts] tallies entries by field.
+// [Entry.String] is an entry's one-line form, and [Entry.WithoutTimes]
+// sets its times apart so that assert.Equal compares the rest.
+//
 // An entry also tells how the request was answered when something was
 // meant to go wrong: [Entry.Fault] names the scripted fault that fired
 // ("drop" with status 0, "hang" with 499, "cut", "malformed",

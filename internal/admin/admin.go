@@ -110,22 +110,6 @@ func (h *Handler) reset(w http.ResponseWriter, _ *http.Request, sel selected) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// journalList is the body of GET /admin-api/journal.
-type journalList struct {
-	Object  string          `json:"object"`
-	Data    []journal.Entry `json:"data"`
-	Evicted uint64          `json:"evicted"`
-}
-
-func (h *Handler) journal(w http.ResponseWriter, _ *http.Request, sel selected) {
-	j := sel.rt.Journal()
-	entries := j.Entries()
-	if entries == nil {
-		entries = []journal.Entry{}
-	}
-	writeJSON(w, http.StatusOK, journalList{Object: "list", Data: entries, Evicted: j.Evicted()})
-}
-
 // selected is the runtime a control request is for, with its session ID
 // ("" for the default runtime).
 type selected struct {
