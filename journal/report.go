@@ -3,6 +3,21 @@ package journal
 // NoScenarioCode is the error code of a request that no scenario answered.
 const NoScenarioCode = "llm_test_server_no_scenario"
 
+// MaxListItems is how many items the journal keeps of one list: of an
+// entry's lists (Entry.Tried, its tool calls, ...) and of Report.Unused.
+const MaxListItems = maxListItems
+
+// UnusedReply is a scripted reply no request used.
+type UnusedReply struct {
+	// Scenario names the reply's scenario, and Index is the reply's index
+	// among the scenario's replies, from 0 (as Entry.ReplyIndex).
+	Scenario string `json:"scenario"`
+	Index    int    `json:"index"`
+	// ScriptedAt is the file:line where the reply was scripted; "" for a
+	// reply given as data (Configure, the admin API).
+	ScriptedAt string `json:"scripted_at,omitempty"`
+}
+
 // Report sums up what a test should assert on beyond the replies it got:
 // requests nothing answered, structured outputs that failed their schema,
 // replies that contradict their request, and scripted replies never used.
@@ -24,6 +39,12 @@ type Report struct {
 	// UnusedReplies counts, by scenario name, the scripted replies no
 	// request used. Sessions fill it in.
 	UnusedReplies map[string]int
+	// Unused lists the scripted replies no request used, each with the
+	// file:line that scripted it, in script order: scenario by scenario,
+	// and within one in the order the scenario would have answered with
+	// them. It keeps at most MaxListItems of them; UnusedReplies counts
+	// them all. Sessions fill it in.
+	Unused []UnusedReply
 	// Faults counts, by kind, the scripted faults the session fired since
 	// it was created or last reset, evicted entries included: the kinds
 	// of Entry.Fault ("drop", "hang", "cut", "malformed", "error_event",

@@ -85,8 +85,12 @@ func WithMaxRequestBytes(n int64) Option {
 }
 
 // WithStrict makes every session from NewSession check its assertions at
-// cleanup: the test fails if a request matched no scenario, a structured
-// output failed its schema, or a scripted reply was never used.
+// cleanup, as CheckAssertions does: the test fails if a request matched no
+// scenario, a structured output failed its schema, a reply contradicted its
+// request, or a scripted reply was never used. The errors are reported at
+// the test's NewSession line (Go attributes a helper cleanup's failures to
+// the line that registered it); inside them, each unused reply names the
+// line that scripted it and each unmatched request the scenarios it tried.
 func WithStrict() Option {
 	return optionFunc(func(s *settings) error {
 		s.strict = true

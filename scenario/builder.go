@@ -41,6 +41,12 @@ type Sink interface {
 // POST /admin-api/scenarios, which also appends the replies, but replaces
 // the match and the flags in every case.
 //
+// Every reply a builder queues records in Reply.ScriptedAt the file:line
+// of the test's call that queued it (the first caller outside this
+// module's non-test code, so a call through a session or llmtest helper
+// names the test, not the helper), which the journal and failure messages
+// name.
+//
 // A Builder is not safe for concurrent use; the scenarios it scripts are.
 type Builder struct {
 	sink  Sink
@@ -145,9 +151,10 @@ func (b *Builder) Drops() *Builder { return b.Reply(Drop()) }
 // Hangs queues a reply that sends nothing until the client gives up.
 func (b *Builder) Hangs() *Builder { return b.Reply(Hang()) }
 
-// Reply queues replies as they are. It panics if a reply is invalid, such
-// as tool-call arguments that are not JSON: that is a mistake in the test,
-// reported where it was made.
+// Reply queues replies as they are, each with its ScriptedAt set to the
+// test's line that called the builder (see callSite). It panics if a reply
+// is invalid, such as tool-call arguments that are not JSON: that is a
+// mistake in the test, reported where it was made.
 func (b *Builder) Reply(replies ...Reply) *Builder {
 	if len(replies) == 0 {
 		return b
@@ -156,6 +163,12 @@ func (b *Builder) Reply(replies ...Reply) *Builder {
 		if err := replies[i].Validate(); err != nil {
 			panic(fmt.Sprintf("scenario: %s: reply: %v", b.name, err))
 		}
+	}
+	// A copy: the caller's slice is not the builder's to write into.
+	replies = append([]Reply(nil), replies...)
+	at := callSite()
+	for i := range replies {
+		replies[i].ScriptedAt = at
 	}
 	b.sink.AddReplies(b.name, b.match.clone(), replies...)
 	b.last = &replies[len(replies)-1]
@@ -168,8 +181,9 @@ func (b *Builder) Reply(replies ...Reply) *Builder {
 	return b
 }
 
-// Times makes the previous reply answer n requests in all. Without a
-// previous reply it does nothing.
+// Times makes the previous reply answer n requests in all; the copies
+// keep the ScriptedAt of the reply they copy. Without a previous reply it
+// does nothing.
 func (b *Builder) Times(n int) *Builder {
 	if b.last == nil || n <= 1 {
 		return b

@@ -111,7 +111,8 @@ func (r *recorder) UpdateScenario(name string, match scenario.Match, change func
 func TestBuilder(t *testing.T) {
 	var rec recorder
 	scenario.NewBuilder(&rec, "s", scenario.Match{}).Responds("a").RespondsAfter(time.Second, "b").Reply(scenario.Reply{Text: "c"})
-	want := []scenario.Reply{{Text: "a"}, {Text: "b", Delay: time.Second}, {Text: "c"}}
+	at := lineAbove()
+	want := []scenario.Reply{{Text: "a", ScriptedAt: at}, {Text: "b", Delay: time.Second, ScriptedAt: at}, {Text: "c", ScriptedAt: at}}
 	if !reflect.DeepEqual(rec.replies, want) || len(rec.names) != 3 || rec.names[2] != "s" {
 		t.Errorf("builder sent %v %+v, want %+v under s", rec.names, rec.replies, want)
 	}

@@ -67,6 +67,7 @@ func reserve(x *provider.Exchange, norm *scenario.Request) (*runtime.Reservation
 	res, err := x.Runtime.ReserveAfter(norm, x.Request.Header.Get(httpx.HeaderConversation), x.Earlier)
 	x.Entry.Conversation, x.Entry.Generation, x.Entry.Turn = norm.Conversation, norm.Generation, norm.Turn
 	if err != nil {
+		x.Entry.Tried = err.Tried
 		return nil, scenario.Reply{}, &provider.Response{Err: err}
 	}
 	x.Entry.Scenario = res.Scenario

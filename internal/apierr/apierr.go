@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/llmtestserver/llmtestserver/journal"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
@@ -30,6 +31,9 @@ type Error struct {
 	Message string
 	// Header holds extra response headers, such as Retry-After.
 	Header http.Header
+	// Tried explains an llm_test_server_no_scenario error for the journal:
+	// the scenarios tried, nearest first. Codecs do not render it.
+	Tried []journal.Tried
 }
 
 // Error implements error.

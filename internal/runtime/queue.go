@@ -3,7 +3,6 @@ package runtime
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
 	"github.com/llmtestserver/llmtestserver/journal"
@@ -181,34 +180,6 @@ func (rt *Runtime) reserve(req *scenario.Request, declared string) (*Reservation
 	return nil, key
 }
 
-// describeMiss explains why no scenario answered req. The caller holds mu.
-func (rt *Runtime) describeMiss(req *scenario.Request, key string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "No scenario answers %s for model %q with last user message %q (conversation %s, turn %d).",
-		req.Endpoint, req.Model, req.LastUserText(), req.Conversation, req.Turn)
-	if len(rt.queues) == 0 {
-		b.WriteString(" The session has no scenarios: script one, e.g. sess.Chat(name).Responds(text).")
-		return b.String()
-	}
-	b.WriteString(" Tried:")
-	for i, q := range rt.queues {
-		if i > 0 {
-			b.WriteString(";")
-		}
-		fmt.Fprintf(&b, " %q ", q.scenario.Name)
-		switch {
-		case !q.scenario.Match.Matches(req):
-			b.WriteString("(does not match " + q.scenario.Match.Describe() + ")")
-		case q.scenario.PerConversation:
-			fmt.Fprintf(&b, "(all %d replies used in this conversation)", len(q.scenario.Replies))
-		default:
-			fmt.Fprintf(&b, "(all %d replies used)", len(q.scenario.Replies))
-		}
-	}
-	b.WriteString(".")
-	return b.String()
-}
-
 // Pending returns the number of scripted replies not used yet in the
 // session-wide queues; per-conversation scenarios count the replies a new
 // conversation would get.
@@ -351,11 +322,13 @@ func ownReplies(scenarios []scenario.Scenario) []scenario.Scenario {
 }
 
 // Assertions returns the journal's report with the scripted replies never
-// used and the faults fired. A repeating scenario's last reply and per-conversation scenarios have
-// no fixed count and are left out.
+// used (counted by scenario, and listed with where each was scripted) and
+// the faults fired. A repeating scenario's last reply and per-conversation
+// scenarios have no fixed count and are left out.
 func (rt *Runtime) Assertions() journal.Report {
 	r := rt.journal.Report()
 	r.Faults = rt.Faults()
+	r.Unused = rt.unused()
 	for _, st := range rt.Scenarios() {
 		unused := st.Remaining
 		switch {
@@ -373,4 +346,45 @@ func (rt *Runtime) Assertions() journal.Report {
 		r.UnusedReplies[st.Scenario.Name] = unused
 	}
 	return r
+}
+
+// unused lists the replies left in the session-wide queues, at most
+// journal.MaxListItems of them, as Assertions counts them: in script order,
+// each queue's rolled-back replies first, without a repeating scenario's
+// last reply or per-conversation scenarios.
+func (rt *Runtime) unused() []journal.UnusedReply {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	var out []journal.UnusedReply
+	add := func(s *scenario.Scenario, index int) bool {
+		if len(out) == journal.MaxListItems {
+			return false
+		}
+		out = append(out, journal.UnusedReply{Scenario: s.Name, Index: index, ScriptedAt: s.Replies[index].ScriptedAt})
+		return true
+	}
+	for _, q := range rt.queues {
+		s := q.scenario
+		if s.PerConversation {
+			continue
+		}
+		p := &q.global
+		left := p.left(s.Replies)
+		if s.Repeat && left > 0 {
+			left-- // the repeating last reply is never unused
+		}
+		for _, b := range p.back {
+			if left == 0 || !add(s, b.index) {
+				break
+			}
+			left--
+		}
+		for i := p.next; left > 0 && i < len(s.Replies); i++ {
+			if !add(s, i) {
+				return out
+			}
+			left--
+		}
+	}
+	return out
 }

@@ -62,7 +62,7 @@ func TestReserveSkipsExhaustedAndExplainsMisses(t *testing.T) {
 	}
 	for _, want := range []string{
 		`No scenario answers chat.completions for model "gpt-4.1-mini" with last user message "hello" (conversation conv_`,
-		`turn 1). Tried: "first" (all 1 replies used); "picky" (does not match user message containing "magic"); "second" (all 1 replies used).`,
+		`turn 1). Tried, nearest first: "first" (all 1 replies used); "second" (all 1 replies used); "picky" (does not match user message containing "magic" (got "hello")).`,
 	} {
 		if !strings.Contains(err.Message, want) {
 			t.Errorf("message =\n%s\nwant it to contain\n%s", err.Message, want)

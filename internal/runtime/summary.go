@@ -25,7 +25,7 @@ func (rt *Runtime) ReserveAfter(req *scenario.Request, declared string, earlier 
 	defer func() { rt.earlier = Earlier{} }()
 	res, key := rt.reserve(req, declared)
 	if res == nil {
-		return nil, apierr.NoScenario(rt.describeMiss(req, key))
+		return nil, rt.miss(req, key)
 	}
 	return res, nil
 }

@@ -1,0 +1,198 @@
+package llmtest
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/llmtestserver/llmtestserver/journal"
+)
+
+// The failure output of CheckAssertions, strict mode and Transcript: one
+// header line per problem, then lines indented by one tab per level. The
+// functions here only format; they never read the clock or anything else
+// that differs between two runs of the same test.
+
+// reportProblems returns one message per kind of problem in r, each a
+// header line naming the session and what went wrong, then its details.
+func reportProblems(id string, r *journal.Report) []string {
+	var msgs []string
+	if r.UnmatchedTotal > 0 {
+		var b strings.Builder
+		fmt.Fprintf(&b, "llmtest: session %s: %d request(s) matched no scenario, want 0", id, r.UnmatchedTotal)
+		for i := range r.Unmatched {
+			e := &r.Unmatched[i]
+			fmt.Fprintf(&b, "\n\t#%d %s %s model %q user %q", e.Seq, e.Method, e.Path, e.Model, e.UserText)
+			writeTried(&b, e, "\t\t")
+		}
+		writeEvicted(&b, r.UnmatchedTotal-len(r.Unmatched))
+		msgs = append(msgs, b.String())
+	}
+	if r.SchemaMismatchTotal > 0 {
+		var b strings.Builder
+		fmt.Fprintf(&b, "llmtest: session %s: %d structured output(s) failed the request's schema, want 0", id, r.SchemaMismatchTotal)
+		for i := range r.SchemaMismatches {
+			e := &r.SchemaMismatches[i]
+			fmt.Fprintf(&b, "\n\t#%d %s %s%s", e.Seq, e.Method, e.Path, answeredBy(e))
+			writeLines(&b, "\t\t", e.SchemaErrors)
+		}
+		writeEvicted(&b, r.SchemaMismatchTotal-len(r.SchemaMismatches))
+		msgs = append(msgs, b.String())
+	}
+	if r.ContradictionTotal > 0 {
+		var b strings.Builder
+		fmt.Fprintf(&b, "llmtest: session %s: %d reply(ies) contradict their request, which the real model could not answer so, want 0", id, r.ContradictionTotal)
+		for i := range r.Contradictions {
+			e := &r.Contradictions[i]
+			fmt.Fprintf(&b, "\n\t#%d %s %s%s", e.Seq, e.Method, e.Path, answeredBy(e))
+			writeLines(&b, "\t\t", e.Contradictions)
+		}
+		writeEvicted(&b, r.ContradictionTotal-len(r.Contradictions))
+		msgs = append(msgs, b.String())
+	}
+	if len(r.UnusedReplies) > 0 {
+		var b strings.Builder
+		fmt.Fprintf(&b, "llmtest: session %s: %d scripted reply(ies) never used (%s), want all used",
+			id, unusedTotal(r), describeCounts(r.UnusedReplies, "%q: %d", ", "))
+		writeUnused(&b, r, "\t")
+		msgs = append(msgs, b.String())
+	}
+	return msgs
+}
+
+// writeTried writes why no scenario answered e, one scenario a line,
+// nearest first, each line prefixed with indent.
+func writeTried(b *strings.Builder, e *journal.Entry, indent string) {
+	if len(e.Tried) == 0 {
+		fmt.Fprintf(b, "\n%sno scenario to try: the session had none", indent)
+		return
+	}
+	for _, t := range e.Tried {
+		fmt.Fprintf(b, "\n%stried %q: %s", indent, t.Scenario, t.Why)
+	}
+}
+
+// writeUnused writes the unused replies of r, one a line, each with the
+// file:line that scripted it.
+func writeUnused(b *strings.Builder, r *journal.Report, indent string) {
+	for _, u := range r.Unused {
+		at := "scripted as data (Configure or the admin API), no call site"
+		if u.ScriptedAt != "" {
+			at = "scripted at " + u.ScriptedAt
+		}
+		fmt.Fprintf(b, "\n%s%q replies[%d] %s", indent, u.Scenario, u.Index, at)
+	}
+	if n := unusedTotal(r) - len(r.Unused); n > 0 {
+		fmt.Fprintf(b, "\n%sand %d more", indent, n)
+	}
+}
+
+// unusedTotal sums r's counts of unused replies.
+func unusedTotal(r *journal.Report) int {
+	n := 0
+	for _, c := range r.UnusedReplies {
+		n += c
+	}
+	return n
+}
+
+// answeredBy names the scenario and reply that answered e, and where the
+// reply was scripted when the journal knows.
+func answeredBy(e *journal.Entry) string {
+	if e.Scenario == "" {
+		return ""
+	}
+	s := fmt.Sprintf(" scenario %q replies[%d]", e.Scenario, e.ReplyIndex)
+	if e.ScriptedAt != "" {
+		s += " scripted at " + e.ScriptedAt
+	}
+	return s
+}
+
+// writeLines writes each of lines on its own line after indent.
+func writeLines(b *strings.Builder, indent string, lines []string) {
+	for _, l := range lines {
+		b.WriteString("\n" + indent + l)
+	}
+}
+
+// writeEvicted says how many entries of a count the journal no longer
+// keeps.
+func writeEvicted(b *strings.Builder, n int) {
+	if n > 0 {
+		fmt.Fprintf(b, "\n\tand %d more no longer kept by the journal", n)
+	}
+}
+
+// describeCounts renders counts sorted by key, each with format, joined by
+// sep.
+func describeCounts(counts map[string]int, format, sep string) string {
+	keys := make([]string, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf(format, k, counts[k])
+	}
+	return strings.Join(parts, sep)
+}
+
+// describeFaults renders fault counts as "drop 2, hang 1".
+func describeFaults(faults map[string]int) string {
+	return describeCounts(faults, "%s %d", ", ")
+}
+
+// transcript renders entries and the end of report r; see Transcript.
+func transcript(entries []journal.Entry, r *journal.Report) string {
+	var b strings.Builder
+	for i := range entries {
+		e := &entries[i]
+		fmt.Fprintf(&b, "#%d %s %s -> %d", e.Seq, e.Method, e.Path, e.Status)
+		if e.Model != "" {
+			fmt.Fprintf(&b, " model=%s", e.Model)
+		}
+		if e.Conversation != "" {
+			fmt.Fprintf(&b, " conversation=%s/%d turn=%d", e.Conversation, e.Generation, e.Turn)
+		}
+		fmt.Fprintf(&b, " user=%q", e.UserText)
+		if e.Scenario != "" {
+			fmt.Fprintf(&b, " scenario=%s", e.Scenario)
+		}
+		for _, c := range e.ToolCalls {
+			fmt.Fprintf(&b, " call=%s(%s)", c.Name, c.Arguments)
+		}
+		if e.ReplyText != "" {
+			fmt.Fprintf(&b, " reply=%q", e.ReplyText)
+		}
+		if e.ErrorCode != "" {
+			fmt.Fprintf(&b, " error=%s", e.ErrorCode)
+		}
+		if e.Fault != "" {
+			fmt.Fprintf(&b, " fault=%s", e.Fault)
+		}
+		if e.Replay {
+			b.WriteString(" replay")
+		}
+		if e.ErrorCode == journal.NoScenarioCode {
+			writeTried(&b, e, "\t")
+		}
+		for _, s := range e.SchemaErrors {
+			b.WriteString("\n\tschema: " + s)
+		}
+		for _, c := range e.Contradictions {
+			b.WriteString("\n\tcontradiction: " + c)
+		}
+		b.WriteByte('\n')
+	}
+	if len(r.UnusedReplies) > 0 {
+		fmt.Fprintf(&b, "unused: %d scripted reply(ies) never used", unusedTotal(r))
+		writeUnused(&b, r, "\t")
+		b.WriteByte('\n')
+	}
+	if len(r.Faults) > 0 {
+		fmt.Fprintf(&b, "faults fired: %s\n", describeFaults(r.Faults))
+	}
+	return b.String()
+}
