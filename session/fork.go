@@ -41,7 +41,10 @@ func ForkName(name string) ForkOption {
 // conversations and their generations, the Responses history with the
 // stored chat completions and conversations (a previous_response_id of s's
 // works in the fork), the prompt cache, the rate-limit buckets, the chaos
-// rules' counts and generator, and the Idempotency-Key answers kept.
+// rules' counts and generator, and the Idempotency-Key answers kept. A
+// reply that a request of s still in flight has taken counts as used in the
+// fork, whatever becomes of that request, and an Idempotency-Key such a
+// request holds is not the fork's.
 //
 // The fork's journal starts empty, and so do its fault counts: they record
 // what a session was asked, and a subtest checks what its own code sent
