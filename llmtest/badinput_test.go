@@ -47,7 +47,7 @@ func TestBadInput(t *testing.T) {
 		{"wrong method on models", "POST", srv.URL() + "/v1/models", `{}`, "application/json", 405, "method_not_allowed", ""},
 		{"unknown admin route", "GET", srv.URL() + "/admin-api/nothing", ``, "", 404, "", ""},
 		{"wrong admin method", "GET", srv.URL() + "/admin-api/reset", ``, "", 405, "method_not_allowed", ""},
-		{"wrong method on sessions", "GET", srv.URL() + "/admin-api/sessions", ``, "", 405, "method_not_allowed", ""},
+		{"wrong method on sessions", "PUT", srv.URL() + "/admin-api/sessions", ``, "", 405, "method_not_allowed", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -20,6 +20,7 @@ func (c control) Lookup(id, key string) (*runtime.Runtime, bool) {
 	if !ok {
 		return nil, false
 	}
+	e.touch(c.m, c.m.cfg.Clock.Now()) // a request selects the session: a use (see Info)
 	return e.session.rt, true
 }
 

@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -88,6 +90,9 @@ type Manager struct {
 	reserved int64             // guarded by mu; sum of the sessions' reservations
 	closed   bool              // guarded by mu
 	defCfg   Config            // guarded by mu; the default runtime's configuration
+	// accesses numbers the sessions' accesses, for the working set's order
+	// (see workingset.go).
+	accesses atomic.Uint64
 }
 
 // entry is the manager's record of one session.
@@ -98,6 +103,9 @@ type entry struct {
 	cfg         Config
 	size        int64 // the configuration's Size, scenarios included
 	reservation int64
+	created     time.Time     // on the manager's clock
+	access      access        // the last access (see workingset.go)
+	forks       atomic.Uint64 // forks made of the session, for their ID seeds (see fork.go)
 }
 
 // NewManager returns a manager with the given configuration, its zero
@@ -168,23 +176,33 @@ func (m *Manager) admit(cfg Config) (*Session, error) {
 	if err := m.checkSizeOf(size); err != nil {
 		return nil, err
 	}
-	id, key := newID(), newKey()
-	reservation := cfg.Reservation()
-	s := &Session{m: m, id: id, key: key, rt: m.newRuntime(&cfg)}
+	s := &Session{m: m, id: newID(), key: newKey(), rt: m.newRuntime(&cfg)}
+	e := &entry{session: s, cfg: cfg.withoutScenarios(), size: size, reservation: cfg.Reservation()}
+	if err := m.enter(e); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// enter admits the session of e if the manager's bounds allow it, as
+// created and last accessed now.
+func (m *Manager) enter(e *entry) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	switch {
 	case m.closed:
-		return nil, ErrClosed
+		return ErrClosed
 	case len(m.sessions) >= m.cfg.Bounds.MaxSessions:
-		return nil, fmt.Errorf("%w: all %d sessions are in use", ErrCapacityExceeded, m.cfg.Bounds.MaxSessions)
-	case m.reserved+reservation > m.cfg.Bounds.MaxReservedBytes:
-		return nil, fmt.Errorf("%w: the session reserves %d bytes, %d of %d are free",
-			ErrCapacityExceeded, reservation, m.cfg.Bounds.MaxReservedBytes-m.reserved, m.cfg.Bounds.MaxReservedBytes)
+		return fmt.Errorf("%w: all %d sessions are in use", ErrCapacityExceeded, m.cfg.Bounds.MaxSessions)
+	case m.reserved+e.reservation > m.cfg.Bounds.MaxReservedBytes:
+		return fmt.Errorf("%w: the session reserves %d bytes, %d of %d are free",
+			ErrCapacityExceeded, e.reservation, m.cfg.Bounds.MaxReservedBytes-m.reserved, m.cfg.Bounds.MaxReservedBytes)
 	}
-	m.sessions[id] = &entry{session: s, cfg: cfg.withoutScenarios(), size: size, reservation: reservation}
-	m.reserved += reservation
-	return s, nil
+	e.created = m.cfg.Clock.Now()
+	e.touch(m, e.created)
+	m.sessions[e.session.id] = e
+	m.reserved += e.reservation
+	return nil
 }
 
 // Lookup returns the session id if key is its key. The key is compared in
@@ -270,7 +288,7 @@ func (m *Manager) config(id string) (Config, error) {
 		}
 		cfg, rt = e.cfg, e.session.rt
 	}
-	cfg.Scenarios = rt.Settings().Scenarios
+	cfg.Scenarios = answering(rt.Settings().Scenarios)
 	return cfg.clone(), nil
 }
 

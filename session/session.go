@@ -160,7 +160,9 @@ func (s *Session) Assertions() journal.Report { return s.rt.Assertions() }
 func (s *Session) Pending() int { return s.rt.Pending() }
 
 // Config returns the session's current configuration, scripted scenarios
-// included.
+// included. A scenario that Builder.Clear left without replies is left
+// out: it answers nothing, and a configuration gives every scenario a
+// reply, so that what Config returns always applies again as it is.
 func (s *Session) Config() (Config, error) { return s.m.config(s.id) }
 
 // Configure replaces the session's whole configuration with opts applied over
@@ -179,11 +181,20 @@ func (s *Session) Configure(opts ...Option) error {
 // empties, every scripted reply is available again, the fault counters
 // are cleared, the rate-limit buckets refill, the chaos rules start again
 // from their seed, and the kept Idempotency-Key answers are forgotten.
+//
+// Scripted replies are part of the configuration, so Reset restores every
+// one of them: the queues start over from each scenario's first reply,
+// used and rolled-back replies alike, and each conversation of a
+// per-conversation scenario starts from the beginning. Replies dropped
+// with scenario.Builder.Clear are no longer scripted and stay gone; those
+// a scenario used before the Clear come back.
 func (s *Session) Reset() { s.rt.Reset() }
 
 // Reservation returns the bytes the session reserves in the server's
 // budget: Config().Reservation() as of the last change, scripted scenarios
-// included. A deleted session reserves nothing.
+// included (and the name and match of a scenario that Builder.Clear left
+// without replies, which Config leaves out). A deleted session reserves
+// nothing.
 func (s *Session) Reservation() int64 { return s.m.reservation(s.id) }
 
 // Close deletes the session. It is idempotent: closing a session that is

@@ -26,6 +26,7 @@ type Created struct {
 // returns are *apierr.Error values, written to the client as they are.
 type Sessions interface {
 	httpx.Selector
+	Lister
 	// Create admits a session configured by the JSON body; "{}" or an empty
 	// body clones the startup configuration.
 	Create(body []byte) (Created, error)
@@ -62,9 +63,12 @@ func New(sessions Sessions, maxBody int64) *Handler {
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	path := r.URL.Path
 	switch {
+	case path == sessionsPath && r.Method == http.MethodGet:
+		h.listSessions(w, r)
+		return
 	case path == sessionsPath:
 		if r.Method != http.MethodPost {
-			writeError(w, apierr.MethodNotAllowed(r.Method, path, http.MethodPost))
+			writeError(w, apierr.MethodNotAllowed(r.Method, path, "GET, POST"))
 			return
 		}
 		h.createSession(w, r)

@@ -65,6 +65,7 @@ func (r *ChaosRule) appliesTo(req *scenario.Request) bool {
 type chaosState struct {
 	tried []int
 	rng   *rand.Rand
+	src   *rand.PCG // rng's source, whose state a clone copies
 }
 
 // newChaosState starts the rules of c from the beginning: no request
@@ -75,7 +76,8 @@ func newChaosState(c Chaos) chaosState {
 	}
 	// The second word of the PCG state is fixed, so the seed alone
 	// decides the sequence.
-	return chaosState{tried: make([]int, len(c.Rules)), rng: rand.New(rand.NewPCG(c.Seed, 0x9e3779b97f4a7c15))}
+	src := rand.NewPCG(c.Seed, 0x9e3779b97f4a7c15)
+	return chaosState{tried: make([]int, len(c.Rules)), rng: rand.New(src), src: src}
 }
 
 // FireChaos returns the reply of the first chaos rule that fires for req, as a
