@@ -12,14 +12,20 @@ import (
 	"github.com/llmtestserver/llmtestserver/session"
 )
 
-// TB is the part of testing.TB the package uses.
+// TB is the part of testing.TB the package uses. *testing.T, *testing.B
+// and *testing.F satisfy it, and it holds what testify's require.TestingT
+// and assert.TestingT ask for (Errorf, FailNow), so a helper written
+// against TB can hand its t to require and assert.
 type TB interface {
 	Helper()
 	Cleanup(func())
 	Errorf(format string, args ...any)
 	Fatalf(format string, args ...any)
+	FailNow()
 	Logf(format string, args ...any)
 	Failed() bool
+	// Name names the test, for the journal artifacts of a failed one.
+	Name() string
 }
 
 // Server is a fake LLM provider, reached over a loopback port or, in
