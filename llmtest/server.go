@@ -42,6 +42,8 @@ type Server struct {
 	client    *http.Client
 	key       string
 	strict    bool
+	// artifactsDir is where failed tests' journals go; "" for nowhere.
+	artifactsDir string
 }
 
 // New starts a server. The caller must Close it.
@@ -63,7 +65,7 @@ func New(opts ...Option) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv := &Server{mode: mode, key: s.managementKey, strict: s.strict}
+	srv := &Server{mode: mode, key: s.managementKey, strict: s.strict, artifactsDir: resolveArtifactsDir(s)}
 	// The listener comes first: sessions need the allocated address. In
 	// memory there is none, and the handler is known only once the manager
 	// exists.
@@ -160,7 +162,8 @@ func (s *Server) OpenSession(opts ...session.Option) (*session.Session, error) {
 // NewSession admits a session that t.Cleanup closes. It fails the test if
 // the session cannot be admitted. At cleanup, a server started WithStrict
 // checks the session's assertions (CheckAssertions), and a failed test logs
-// the session's transcript.
+// the session's transcript and writes its journal to the artifacts
+// directory, if there is one (WithArtifactsDir, LLMTEST_ARTIFACTS_DIR).
 func (s *Server) NewSession(t TB, opts ...session.Option) *session.Session {
 	t.Helper()
 	sess, err := s.OpenSession(opts...)
@@ -176,6 +179,7 @@ func (s *Server) NewSession(t TB, opts ...session.Option) *session.Session {
 		if t.Failed() && sess.Journal().Len() > 0 {
 			t.Logf("llmtest: session %s transcript:\n%s", sess.ID(), Transcript(sess))
 		}
+		s.writeArtifacts(t, sess)
 		sess.Close()
 	})
 	return sess
