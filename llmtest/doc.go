@@ -92,6 +92,39 @@
 // real time. When those must run on virtual time too, use a
 // testing/synctest bubble and an in-memory server, as above.
 //
+// # Assertions, golden transcripts and CI artifacts
+//
+// Every function that takes a t takes a TB, which *testing.T, *testing.B
+// and *testing.F satisfy and which testify's require and assert accept,
+// so a helper of the test's own can take an llmtest.TB and hand it to
+// require:
+//
+//	func requireUser(t llmtest.TB, sess *session.Session, want string) {
+//		t.Helper()
+//		last, ok := sess.Journal().Last()
+//		require.True(t, ok)
+//		require.Equal(t, want, last.UserText)
+//	}
+//
+// CheckGolden compares a session's Transcript with a golden file, as Go
+// projects do, and fails with the first line that differs; run the test
+// with -llmtest.update (or LLMTEST_UPDATE=1, for go test ./..., where
+// packages that do not import llmtest reject the flag) to write the file
+// instead. A transcript holds no timings; open golden sessions with
+// session.WithIDSeed so that generated IDs repeat:
+//
+//	sess := srv.NewSession(t, session.WithIDSeed(1))
+//	// ... run the agent ...
+//	llmtest.CheckGolden(t, sess, "testdata/plan_trip.golden")
+//
+// When a test fails, the cleanup of each session NewSession opened writes
+// the session's journal to the directory LLMTEST_ARTIFACTS_DIR names (or
+// WithArtifactsDir, which wins), as <dir>/<test name>/<session ID>.jsonl,
+// for a CI job to keep: a header line with the format's version
+// (JournalArtifactVersion), then one journal.Entry per line in the JSON of
+// GET /admin-api/journal. ReadJournalArtifact reads one back. Passing
+// tests write nothing.
+//
 // The same server runs standalone as cmd/llmtestserver, for tests written in
 // other languages; they create sessions over HTTP with POST
 // /admin-api/sessions.

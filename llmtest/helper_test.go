@@ -26,6 +26,8 @@ func (r *helperTB) Errorf(format string, a ...any) {
 	r.errors = append(r.errors, fmt.Sprintf(format, a...))
 }
 func (r *helperTB) Fatalf(format string, a ...any) { panic(fmt.Sprintf(format, a...)) }
+func (r *helperTB) FailNow()                       { panic("FailNow") }
+func (r *helperTB) Name() string                   { return "TestHelperTB" }
 func (r *helperTB) Logf(string, ...any)            {}
 func (r *helperTB) Failed() bool                   { return len(r.errors) > 0 }
 func (r *helperTB) runCleanups() {

@@ -2,6 +2,8 @@ package llmtest
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 
 	"github.com/llmtestserver/llmtestserver/clock"
 	"github.com/llmtestserver/llmtestserver/session"
@@ -27,6 +29,8 @@ type settings struct {
 	clock            clock.Clock // nil: the real clock
 	mode             TransportMode
 	modeSet          bool
+	artifactsDir     string
+	artifactsDirSet  bool
 }
 
 func defaultSettings() settings {
@@ -96,4 +100,38 @@ func WithStrict() Option {
 		s.strict = true
 		return nil
 	})
+}
+
+// WithArtifactsDir names the directory where, when a test fails, the
+// cleanup of each session it opened with NewSession writes the session's
+// journal as JSON Lines (see JournalArtifactVersion), in
+// <dir>/<test name>/<session ID>.jsonl. It wins over LLMTEST_ARTIFACTS_DIR
+// (EnvArtifactsDir); an empty dir writes nothing, whatever the variable
+// says. A relative dir is made absolute when the server starts.
+func WithArtifactsDir(dir string) Option {
+	return optionFunc(func(s *settings) error {
+		if s.artifactsDirSet {
+			return errors.New("llmtest: WithArtifactsDir given twice")
+		}
+		s.artifactsDir, s.artifactsDirSet = dir, true
+		return nil
+	})
+}
+
+// resolveArtifactsDir returns the directory journal artifacts go to: the
+// one the options chose, else the one EnvArtifactsDir names, else none;
+// absolute, so that a test that changes its working directory (t.Chdir)
+// still writes where the run asked.
+func resolveArtifactsDir(s settings) string {
+	dir := s.artifactsDir
+	if !s.artifactsDirSet {
+		dir = os.Getenv(EnvArtifactsDir)
+	}
+	if dir == "" {
+		return ""
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		return abs
+	}
+	return dir
 }

@@ -37,6 +37,10 @@ func (r *recordingTB) Errorf(format string, args ...any) {
 
 func (r *recordingTB) Fatalf(format string, args ...any) { r.Errorf(format, args...) }
 
+func (r *recordingTB) FailNow() { r.Errorf("FailNow") }
+
+func (r *recordingTB) Name() string { return "TestRecordingTB" }
+
 func (r *recordingTB) Failed() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()

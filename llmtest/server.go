@@ -12,14 +12,20 @@ import (
 	"github.com/llmtestserver/llmtestserver/session"
 )
 
-// TB is the part of testing.TB the package uses.
+// TB is the part of testing.TB the package uses. *testing.T, *testing.B
+// and *testing.F satisfy it, and it holds what testify's require.TestingT
+// and assert.TestingT ask for (Errorf, FailNow), so a helper written
+// against TB can hand its t to require and assert.
 type TB interface {
 	Helper()
 	Cleanup(func())
 	Errorf(format string, args ...any)
 	Fatalf(format string, args ...any)
+	FailNow()
 	Logf(format string, args ...any)
 	Failed() bool
+	// Name names the test, for the journal artifacts of a failed one.
+	Name() string
 }
 
 // Server is a fake LLM provider, reached over a loopback port or, in
@@ -36,6 +42,8 @@ type Server struct {
 	client    *http.Client
 	key       string
 	strict    bool
+	// artifactsDir is where failed tests' journals go; "" for nowhere.
+	artifactsDir string
 }
 
 // New starts a server. The caller must Close it.
@@ -57,7 +65,7 @@ func New(opts ...Option) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv := &Server{mode: mode, key: s.managementKey, strict: s.strict}
+	srv := &Server{mode: mode, key: s.managementKey, strict: s.strict, artifactsDir: resolveArtifactsDir(s)}
 	// The listener comes first: sessions need the allocated address. In
 	// memory there is none, and the handler is known only once the manager
 	// exists.
@@ -154,7 +162,8 @@ func (s *Server) OpenSession(opts ...session.Option) (*session.Session, error) {
 // NewSession admits a session that t.Cleanup closes. It fails the test if
 // the session cannot be admitted. At cleanup, a server started WithStrict
 // checks the session's assertions (CheckAssertions), and a failed test logs
-// the session's transcript.
+// the session's transcript and writes its journal to the artifacts
+// directory, if there is one (WithArtifactsDir, LLMTEST_ARTIFACTS_DIR).
 func (s *Server) NewSession(t TB, opts ...session.Option) *session.Session {
 	t.Helper()
 	sess, err := s.OpenSession(opts...)
@@ -170,6 +179,7 @@ func (s *Server) NewSession(t TB, opts ...session.Option) *session.Session {
 		if t.Failed() && sess.Journal().Len() > 0 {
 			t.Logf("llmtest: session %s transcript:\n%s", sess.ID(), Transcript(sess))
 		}
+		s.writeArtifacts(t, sess)
 		sess.Close()
 	})
 	return sess

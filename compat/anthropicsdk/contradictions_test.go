@@ -19,6 +19,8 @@ func (f *failures) Cleanup(func())                    {}
 func (f *failures) Logf(string, ...any)               {}
 func (f *failures) Failed() bool                      { return len(f.errors) > 0 }
 func (f *failures) Fatalf(format string, args ...any) { f.Errorf(format, args...) }
+func (f *failures) FailNow()                          { f.Errorf("FailNow") }
+func (f *failures) Name() string                      { return "TestFailures" }
 func (f *failures) Errorf(format string, args ...any) {
 	f.errors = append(f.errors, fmt.Sprintf(format, args...))
 }
