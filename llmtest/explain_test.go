@@ -50,6 +50,12 @@ func (o *outputTB) Errorf(format string, args ...any) {
 
 func (o *outputTB) Fatalf(format string, args ...any) { panic(fmt.Sprintf(format, args...)) }
 
+func (o *outputTB) FailNow() { panic("FailNow") }
+
+// Name is the name artifacts would be filed under; an outputTB writes none,
+// as no test here sets an artifacts directory.
+func (o *outputTB) Name() string { return "outputTB" }
+
 func (o *outputTB) Logf(format string, args ...any) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
