@@ -291,3 +291,32 @@ func TestJournalTimeToFirstByteOnAFakeClock(t *testing.T) {
 	require.NoError(t, <-done)
 	assert.Equal(t, 90*time.Second, onlyEntry(t, sess).FirstByte)
 }
+
+// A stream replayed for its Idempotency-Key sends the same events again,
+// and its entry counts them.
+func TestJournalCountsTheEventsOfAReplayedStream(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	sess := srv.NewSession(t)
+	sess.Chat("once").Responds("one two three four five")
+	client := clientFor(sess, "k")
+	read := func() int {
+		t.Helper()
+		chunks := 0
+		s := client.Chat.Completions.NewStreaming(t.Context(), userTurn(replyModel, "Hi"), option.WithHeader("Idempotency-Key", "key-1"))
+		for s.Next() {
+			chunks++
+		}
+		require.NoError(t, s.Err())
+		require.NoError(t, s.Close())
+		return chunks
+	}
+	first, again := read(), read()
+	require.Equal(t, first, again)
+
+	entries := sess.Journal().Entries()
+	require.Len(t, entries, 2)
+	require.True(t, entries[1].Replay)
+	assert.Equal(t, first+1, entries[0].Chunks)
+	assert.Equal(t, entries[0].Chunks, entries[1].Chunks)
+}

@@ -1,6 +1,7 @@
 package httpx
 
 import (
+	"bytes"
 	"time"
 
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
@@ -58,4 +59,17 @@ func journalError(e *journal.Entry, err *apierr.Error) {
 // left before its answer was delivered: it never got it.
 func unsent(e *journal.Entry) {
 	e.ReplyText, e.Refusal, e.JSON, e.ResponseID = "", "", false, ""
+}
+
+// replayed fills in the stream facts of an answer replayed for its
+// Idempotency-Key, written at once: the events of a kept stream, each of
+// which ends with a blank line in every codec's framing.
+func replayed(e *journal.Entry, rt *runtime.Runtime, a *runtime.IdempotentAnswer) {
+	if len(a.Body) == 0 {
+		return
+	}
+	e.FirstByte = rt.Now().Sub(e.Time)
+	if a.Stream {
+		e.Chunks = bytes.Count(a.Body, []byte("\n\n"))
+	}
 }
