@@ -4,11 +4,13 @@ import "unsafe"
 
 var (
 	messageSlotBytes = int64(unsafe.Sizeof(Message{}))
-	// mapEntryBytes is what one entry of a small map[string]string costs
-	// besides its strings: its key and value headers and its share of the
-	// map's buckets, rounded up.
-	mapEntryBytes = 2*stringSlotBytes + 16
+	// mapGroupBytes is one group of a map[string]string as Go's maps lay
+	// them out: 8 slots of a key and a value, and a control word.
+	mapGroupBytes = 8 + 8*2*stringSlotBytes
 	mapBaseBytes  = int64(48)
+	// mapTableBytes is what a map's table costs besides its groups: the
+	// table and its directory.
+	mapTableBytes = int64(64)
 	floatBytes    = int64(8)
 )
 
@@ -92,14 +94,30 @@ func ownMap(m map[string]string) map[string]string {
 	return out
 }
 
-// mapBytes is what a map[string]string as ownMap makes costs on the heap.
+// mapBytes is what a map[string]string as ownMap makes costs on the heap:
+// its header, its groups, and its strings. A map of at most 8 entries is
+// one group; a larger one has the groups of its table, whose slots are a
+// power of two that keeps the load within 7/8, sized once by ownMap's
+// hint. The sizes are those of Go's maps since 1.24, which
+// TestEntrySizeCountsWhatTheEntryKeeps measures.
 func mapBytes(m map[string]string) int64 {
 	if m == nil {
 		return 0
 	}
-	n := mapBaseBytes + int64(len(m))*mapEntryBytes
+	n := mapBaseBytes + allocBytes(mapGroupBytes)
+	if len(m) > 8 {
+		slots := 8
+		for slots*7/8 < len(m) {
+			slots *= 2
+		}
+		n = mapBaseBytes + mapTableBytes + allocBytes(int64(slots/8)*mapGroupBytes)
+	}
 	for k, v := range m {
 		n += stringBytes(k) + stringBytes(v)
 	}
 	return n
 }
+
+// allocBytes is what an allocation of n bytes costs with the rounding of
+// the allocator's size classes (by at most an eighth).
+func allocBytes(n int64) int64 { return n + n/8 }

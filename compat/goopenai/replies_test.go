@@ -76,8 +76,9 @@ func TestRefusalReply(t *testing.T) {
 		t.Errorf("go-openai message = refusal %q content %q, want refusal %q", got.Refusal, got.Content, refusal)
 	}
 	for _, e := range journalOf(t, sess, 3) {
-		if e.ReplyText != refusal || e.Scenario != "refuse" {
-			t.Errorf("journal entry reply %q scenario %q, want the refusal from refuse", e.ReplyText, e.Scenario)
+		if e.Refusal != refusal || e.ReplyText != "" || e.Scenario != "refuse" {
+			t.Errorf("journal entry refusal %q reply %q scenario %q, want the refusal from refuse and no text",
+				e.Refusal, e.ReplyText, e.Scenario)
 		}
 	}
 }

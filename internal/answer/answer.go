@@ -83,6 +83,7 @@ func reserve(x *provider.Exchange, norm *scenario.Request) (*runtime.Reservation
 // a scripted error. A reply's fault, in-stream error and pacing go on x
 // for the HTTP core (see settleFault).
 func Settle(x *provider.Exchange, res *runtime.Reservation, req *scenario.Request) (scenario.Reply, *provider.Response) {
+	journalReply(&x.Entry, res)
 	reply, err := resolve(res, req)
 	if err != nil {
 		return reply, &provider.Response{Err: err, Reservation: res}

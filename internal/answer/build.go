@@ -78,8 +78,9 @@ func (c *Cache) meet(rt *runtime.Runtime, model string, segments []runtime.Promp
 }
 
 // Build builds the neutral answer to req from reply and fills the journal
-// entry's answer fields: the text, the tool calls with their IDs, the
-// schema errors of a structured reply, what the reply contradicts of the
+// entry's answer fields: the answer's ID, the text (the JSON document of a
+// structured reply, which the entry marks), the refusal, the tool calls
+// with their IDs, the schema errors of a structured reply, what the reply contradicts of the
 // request's tool_choice, tools and parallel_tool_calls (see
 // contradictions), and the usage. An answer longer than
 // req.MaxOutputTokens is cut there, at a token boundary, and finishes with
@@ -112,10 +113,7 @@ func Build(x *provider.Exchange, req *scenario.Request, reply *scenario.Reply, s
 		x.Entry.ToolCalls = append(x.Entry.ToolCalls, journal.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
 	}
 	a.Finish = finishOf(reply, &a, cut.done)
-	x.Entry.ReplyText = a.Text
-	if a.Refusal != "" {
-		x.Entry.ReplyText = a.Refusal
-	}
+	x.Entry.ReplyText, x.Entry.Refusal, x.Entry.JSON, x.Entry.ResponseID = a.Text, a.Refusal, a.JSON, a.ID
 	a.Usage = usage(x, req, reply, &a, spec, cut)
 	x.Entry.Usage = journal.Usage{Input: a.Usage.Input, CacheRead: a.Usage.CacheRead, CacheWrite: a.Usage.CacheWrite,
 		Output: a.Usage.Output, Reasoning: a.Usage.Reasoning}

@@ -46,6 +46,9 @@ func TestBuildFillsTheNeutralAnswerAndTheJournal(t *testing.T) {
 
 	e := x.Entry
 	assert.Equal(t, "Calling.", e.ReplyText)
+	assert.Equal(t, "id_1", e.ResponseID)
+	assert.Empty(t, e.Refusal)
+	assert.False(t, e.JSON)
 	require.Len(t, e.ToolCalls, 2)
 	assert.Equal(t, a.ToolCalls[0].ID, e.ToolCalls[0].ID)
 	assert.Equal(t, a.Usage.Input, e.Usage.Input)

@@ -181,7 +181,7 @@ func serveMessages(x *provider.Exchange) provider.Response {
 		// A failure inside the stream: a 200 whose only event is the error.
 		// One after some events is the HTTP core's (Exchange.StreamError).
 		e := Codec{}.Resolve(apierr.Scripted(reply.Error))
-		x.Entry.ErrorCode = e.JournalCode()
+		x.Entry.ErrorCode, x.Entry.ErrorMessage = e.JournalCode(), e.Message
 		return provider.Response{SSE: ErrorEvents(e), Reservation: res}
 	}
 	if !req.ThinkingEnabled() {

@@ -32,8 +32,11 @@ import (
 // aborts, status 0. A fault that fires counts as delivered: the
 // reservation stands. res.Delivered runs for an answer that fails with
 // its error event, not for one cut, malformed or dropped.
+//
+// What is written goes on sent: the events of a stream (those finish
+// writes counted in advance) and the time of the first byte.
 func deliver(ctx context.Context, rt *runtime.Runtime, w http.ResponseWriter, res *provider.Response, serial uint64, render Renderer,
-	plan *faultPlan) (status int, finish func()) {
+	plan *faultPlan, sent *sent) (status int, finish func()) {
 	faulted := plan.fires(res)
 	if faulted && plan.kind == string(scenario.FaultDrop) {
 		plan.fired = true
@@ -53,16 +56,21 @@ func deliver(ctx context.Context, rt *runtime.Runtime, w http.ResponseWriter, re
 		status = http.StatusOK
 		startSSE(w)
 		stop := plan.stop(res.SSE.Len())
-		err = writeEvents(ctx, rt, out, w, res.SSE, res.Pacing, stop)
+		err = writeEvents(ctx, rt, out, w, res.SSE, res.Pacing, stop, sent)
 		last, cut = plan.last(res.SSE, out, stop)
+		if !cut && stop >= 0 {
+			sent.event() // the event finish writes
+		}
 	case res.Err != nil:
 		for k, vs := range res.Err.Header {
 			w.Header()[k] = vs
 		}
 		errStatus, body := render(res.Err, serial)
 		status, last, err = writeHeld(w, out, errStatus, body, render)
+		sent.mark()
 	default:
 		status, last, err = writeHeld(w, out, http.StatusOK, res.JSON, render)
+		sent.mark()
 		if faulted {
 			// A cut body breaks off before its last byte; a malformed one
 			// has a stray byte in its place, so that it reads as invalid
@@ -157,9 +165,10 @@ func (h *holdLast) release() error {
 // or where a fault fires) to out. A paced stream flushes each event, the
 // first after the time to first token, the others spaced by the token
 // rate, and then waits the gap before event stop, which deliver's finish
-// writes. A stream stops between events when ctx ends.
+// writes. A stream stops between events when ctx ends. Each event written
+// goes on sent.
 func writeEvents(ctx context.Context, rt *runtime.Runtime, out *bufio.Writer, w http.ResponseWriter, s provider.EventStream,
-	pacing runtime.StreamSettings, stop int) error {
+	pacing runtime.StreamSettings, stop int, sent *sent) error {
 	paced := pacing.Paced()
 	flusher, _ := w.(http.Flusher)
 	var gap time.Duration
@@ -184,6 +193,7 @@ func writeEvents(ctx context.Context, rt *runtime.Runtime, out *bufio.Writer, w 
 		if err := s.WriteEvent(out, i); err != nil {
 			return err
 		}
+		sent.event()
 		if paced {
 			if err := out.Flush(); err != nil {
 				return err

@@ -9,7 +9,10 @@
 // some events) the same way for every codec, the events in the codec's
 // framing (internal/provider.FailingStream), and aborts the connection of
 // a drop or a cut only once the request is on record. Answers to requests
-// checked against rate limits carry the codec's rate-limit headers. It
+// checked against rate limits carry the codec's rate-limit headers. The
+// entry gets what delivery saw (see sent.go): the events of a stream, the
+// time to the first byte on the runtime's clock, and the message of an
+// error the client was sent. It
 // knows no provider: codecs (internal/provider.Codec) say how keys are
 // presented and errors rendered.
 package httpx

@@ -77,13 +77,13 @@ func (p *faultPlan) journal(e *journal.Entry, status int) {
 	transport := p.kind != "" && p.kind != string(scenario.FaultHang)
 	if transport && !p.fired || status == apierr.StatusClientClosed && e.Fault != string(scenario.FaultHang) {
 		if e.Fault == scenario.FaultErrorEvent && p.err != nil {
-			e.ErrorCode = ""
+			e.ErrorCode, e.ErrorMessage = "", ""
 		}
 		e.Fault = ""
 		return
 	}
 	if p.err != nil {
-		e.ErrorCode = p.err.JournalCode()
+		e.ErrorCode, e.ErrorMessage = p.err.JournalCode(), p.err.Message
 	}
 }
 

@@ -130,6 +130,8 @@ func replay(w http.ResponseWriter, x *provider.Exchange, a *runtime.IdempotentAn
 	x.Entry.Status, x.Entry.Replay, x.Entry.Model, x.Entry.Stream = a.Status, true, a.Model, a.Stream
 	if err != nil {
 		x.Entry.Status = apierr.StatusClientClosed
+	} else {
+		replayed(&x.Entry, x.Runtime, a)
 	}
 	if !superseded(x.Ctx) {
 		x.Entry.Duration = x.Runtime.Now().Sub(x.Entry.Time)

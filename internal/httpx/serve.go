@@ -72,9 +72,11 @@ func Serve(w http.ResponseWriter, r *http.Request, rt *runtime.Runtime, codec pr
 	codec.SetHeaders(w.Header(), serial, rt.Now().Sub(x.Entry.Time))
 	x.SetRateLimitHeaders(w.Header())
 	plan := planFault(x, codec)
-	status, finish := deliver(ctx, rt, out, &res, serial, render, &plan)
+	wrote := sent{rt: rt, arrived: x.Entry.Time}
+	status, finish := deliver(ctx, rt, out, &res, serial, render, &plan, &wrote)
 	x.Entry.Status = status
 	plan.journal(&x.Entry, status)
+	wrote.journal(&x.Entry, status)
 	// The last bytes go out only once the request is on record, so a client
 	// that has its answer can rely on the journal (and history) showing it;
 	// a fault's abort (drop, cut) likewise comes after the record.
@@ -85,10 +87,10 @@ func Serve(w http.ResponseWriter, r *http.Request, rt *runtime.Runtime, codec pr
 		return
 	}
 	if res.Err != nil {
-		x.Entry.ErrorCode = res.Err.JournalCode()
+		journalError(&x.Entry, res.Err)
 	}
 	if x.Entry.Status == apierr.StatusClientClosed {
-		x.Entry.ReplyText = ""
+		unsent(&x.Entry)
 	}
 	x.Entry.Duration = rt.Now().Sub(x.Entry.Time)
 	rt.Record(x.Entry)

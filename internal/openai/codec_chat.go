@@ -45,7 +45,7 @@ func serveChat(x *provider.Exchange) provider.Response {
 		// A failure inside the stream: a 200 whose only event is the error.
 		// One after some events is the HTTP core's (Exchange.StreamError).
 		e := Resolve(apierr.Scripted(reply.Error))
-		x.Entry.ErrorCode = e.JournalCode()
+		x.Entry.ErrorCode, x.Entry.ErrorMessage = e.JournalCode(), e.Message
 		event := ErrorEvent(e)
 		return provider.Response{SSE: &SSE{Body: event, Ends: []int{len(event)}}, Reservation: res}
 	}

@@ -76,7 +76,7 @@ func serveResponses(x *provider.Exchange) provider.Response {
 		// A failure inside the stream: response.failed after the 200. One
 		// after some events is the HTTP core's (Exchange.StreamError).
 		e := Resolve(apierr.Scripted(reply.Error))
-		x.Entry.ErrorCode = e.JournalCode()
+		x.Entry.ErrorCode, x.Entry.ErrorMessage = e.JournalCode(), e.Message
 		answer.Failure = &ResponseError{Code: e.JournalCode(), Message: e.Message}
 	}
 	pacing := x.StreamSettings()
