@@ -77,7 +77,7 @@ func CheckMaxRetries(t TB, sess *session.Session, n int) bool {
 		fmt.Fprintf(&b, "\n\t#%d %s %s -> %d model %q user %q retry_count %d",
 			e.Seq, e.Method, e.Path, e.Status, e.Model, e.UserText, e.Client.RetryCount)
 	}
-	t.Errorf("llmtest: session %s: a request was retried %d time(s), want at most %d; the attempts past %d:%s",
-		sess.ID(), sess.Journal().MaxRetries(), n, n, b.String())
+	t.Errorf("llmtest: session %s: a request was retried %d time(s), want at most %d; the attempts past the limit:%s",
+		sess.ID(), sess.Journal().MaxRetries(), n, b.String())
 	return false
 }
