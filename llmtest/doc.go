@@ -8,15 +8,20 @@
 //	sess := srv.NewSession(t, session.RequireBearerToken("provider-key"))
 //	sess.Chat("greeting").Responds("Hello from this test")
 //
-//	client := openai.NewClient(
-//		option.WithBaseURL(sess.BaseURL()),
-//		option.WithAPIKey("provider-key"),
-//		option.WithHTTPClient(sess.HTTPClient()))
+//	client := llmtest.OpenAIClient(sess) // base URL, session headers, "provider-key"
 //	// ... run the code under test with client ...
 //	last, _ := sess.Journal().Last()
+//	require.Equal(t, []string{"You are..."}, sess.Journal().SystemPrompts())
+//
+// The journal answers what agent tests ask with plain values that
+// testify's require and assert compare (journal.Journal.SystemPrompts,
+// ToolsOffered, PromptCacheKeys, MaxRetries, TotalTokens), and
+// CheckSameCacheKey and CheckMaxRetries fail the test naming the entries
+// at fault.
 //
 // The same session answers Anthropic's SDK, from the same scenarios; its
-// base URL is the server's root, as that SDK appends /v1 itself:
+// base URL is the server's root, as that SDK appends /v1 itself, and
+// outside this module its client takes the three settings by hand:
 //
 //	client := anthropic.NewClient(
 //		option.WithBaseURL(sess.AnthropicBaseURL()),
