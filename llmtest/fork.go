@@ -1,6 +1,10 @@
 package llmtest
 
-import "github.com/llmtestserver/llmtestserver/session"
+import (
+	"fmt"
+
+	"github.com/llmtestserver/llmtestserver/session"
+)
 
 // Fork admits a copy of parent for the test t, which t.Cleanup closes, as
 // NewSession admits a session: build a base session once, with its
@@ -19,34 +23,21 @@ import "github.com/llmtestserver/llmtestserver/session"
 //
 // The fork copies parent's configuration and state and starts its own
 // journal (see session.Session.Fork for what is copied). A seeded parent
-// gives the fork an ID seed derived from its own and the name of t (when t
-// has a Name method, as *testing.T does), so that each subtest sees the
-// same IDs on every run whatever order the subtests fork in.
+// gives the fork an ID seed derived from its own and the name of t, so
+// that each subtest sees the same IDs on every run whatever order the
+// subtests fork in.
 //
 // It fails the test if the fork cannot be admitted: parent is closed, or
 // the server's bounds are full. At cleanup the fork is checked and logged
 // as a session of NewSession is: a server started WithStrict checks its
-// assertions, and a failed test logs its transcript.
+// assertions, and a failed test logs its transcript and leaves its journal
+// in the artifacts directory.
 func (s *Server) Fork(t TB, parent *session.Session) *session.Session {
 	t.Helper()
-	var opts []session.ForkOption
-	if named, ok := t.(interface{ Name() string }); ok {
-		opts = append(opts, session.ForkName(named.Name()))
-	}
-	fork, err := parent.Fork(opts...)
+	fork, err := parent.Fork(session.ForkName(t.Name()))
 	if err != nil {
 		t.Fatalf("llmtest: Fork of session %s: %v", parent.ID(), err)
 	}
-	t.Cleanup(func() {
-		// The same end as NewSession's sessions.
-		t.Helper()
-		if s.strict {
-			CheckAssertions(t, fork)
-		}
-		if t.Failed() && fork.Journal().Len() > 0 {
-			t.Logf("llmtest: session %s (fork of %s) transcript:\n%s", fork.ID(), parent.ID(), Transcript(fork))
-		}
-		fork.Close()
-	})
+	s.closeAtCleanup(t, fork, fmt.Sprintf("session %s (fork of %s)", fork.ID(), parent.ID()))
 	return fork
 }

@@ -121,7 +121,8 @@ func TestGoldenRoundTripWithUpdateFlag(t *testing.T) {
 	require.NoError(t, err, "CheckGolden under -llmtest.update created no file")
 	want := llmtest.Transcript(recorded)
 	require.Equal(t, want, string(raw))
-	require.Equal(t, 6, strings.Count(want, "\n"), "one line per request")
+	require.Equal(t, 6, strings.Count(want, "\n#")+1, "one line per request, then the miss's explanation under it")
+	require.Equal(t, 3, strings.Count(want, "\n\ttried "), "the three scenarios the miss tried")
 
 	setUpdate(t, false)
 	again := agentSession(t, srv, "Take an umbrella.")
@@ -215,7 +216,7 @@ func TestGoldenDiffMessage(t *testing.T) {
 	sess := agentSession(t, srv, "Take an umbrella.")
 	got := llmtest.Transcript(sess)
 	lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
-	require.Len(t, lines, 6)
+	require.Len(t, lines, 9, "six requests and the three scenarios the miss tried")
 	dir := t.TempDir()
 	write := func(name string, lines []string) string {
 		path := filepath.Join(dir, name)
@@ -233,7 +234,7 @@ func TestGoldenDiffMessage(t *testing.T) {
 	}{
 		{"a line changed", edited, 3, "#3 edited by hand", lines[2]},
 		{"the file is shorter", lines[:4], 5, "(end of file)", lines[4]},
-		{"the file is longer", append(append([]string(nil), lines...), "#7 extra"), 7, "#7 extra", "(end of transcript)"},
+		{"the file is longer", append(append([]string(nil), lines...), "#7 extra"), len(lines) + 1, "#7 extra", "(end of transcript)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := write(strings.ReplaceAll(tc.name, " ", "_")+".golden", tc.file)

@@ -170,6 +170,14 @@ func (s *Server) NewSession(t TB, opts ...session.Option) *session.Session {
 	if err != nil {
 		t.Fatalf("llmtest: NewSession: %v", err)
 	}
+	s.closeAtCleanup(t, sess, "session "+sess.ID())
+	return sess
+}
+
+// closeAtCleanup ends sess with t: a server started WithStrict checks its
+// assertions, a failed test logs its transcript, under label, and leaves
+// its journal in the artifacts directory, and the session is closed.
+func (s *Server) closeAtCleanup(t TB, sess *session.Session, label string) {
 	t.Cleanup(func() {
 		// Failures reported here point at the test, not at this file.
 		t.Helper()
@@ -177,12 +185,11 @@ func (s *Server) NewSession(t TB, opts ...session.Option) *session.Session {
 			CheckAssertions(t, sess)
 		}
 		if t.Failed() && sess.Journal().Len() > 0 {
-			t.Logf("llmtest: session %s transcript:\n%s", sess.ID(), Transcript(sess))
+			t.Logf("llmtest: %s transcript:\n%s", label, Transcript(sess))
 		}
 		s.writeArtifacts(t, sess)
 		sess.Close()
 	})
-	return sess
 }
 
 // CloseGrace is how long Close waits for the handlers in flight before it
