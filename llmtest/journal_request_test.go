@@ -205,6 +205,16 @@ func TestJournalRecordsResponsesRequest(t *testing.T) {
 	e = newestEntry(t, sess)
 	assert.Equal(t, conv.ID, e.Request.ConversationID)
 	assert.Empty(t, e.Request.PreviousResponseID)
+
+	// A count records its request, and no endpoint: it calls no model.
+	_, err = client.Responses.InputTokens.Count(ctx, responses.InputTokenCountParams{
+		Model: openai.String(rsModel), Input: countString("Count me"), Instructions: openai.String("Count."),
+		Tools: rsWeatherTools()})
+	require.NoError(t, err)
+	e = newestEntry(t, sess)
+	assert.Empty(t, e.Endpoint)
+	assert.Equal(t, "Count.", e.Request.System)
+	assert.Equal(t, []string{"get_weather"}, e.Request.Tools)
 }
 
 // An embeddings request records its endpoint, inputs and user.
@@ -298,4 +308,28 @@ func TestJournalRequestConfig(t *testing.T) {
 	data, err := json.Marshal(parsed.Journal)
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"capacity":1000,"max_bytes":8388608,"max_body_bytes":0,"redact_headers":["X-Secret"]}`, string(data))
+}
+
+// An Idempotency-Key replay, which runs no route, records the request's
+// body and headers like the first delivery.
+func TestJournalBodyOfReplay(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	sess := srv.NewSession(t)
+	sess.Chat("hi").Responds("hello")
+	body := chatBody("gpt-4.1-mini", "Hi")
+	for range 2 {
+		r := rawCall(t, srv.Client(), http.MethodPost, sess.BaseURL()+"/chat/completions", body,
+			join(selectorOf(sess), bearer("k"), []string{"Idempotency-Key", "idem-1"})...)
+		require.Equal(t, http.StatusOK, r.status, "%s", r.body)
+	}
+	entries := sess.Journal().Entries()
+	require.Len(t, entries, 2)
+	require.True(t, entries[1].Replay)
+	for _, e := range entries {
+		assert.Equal(t, body, e.Body)
+		assert.Equal(t, int64(len(body)), e.BodyBytes)
+		assert.Equal(t, "idem-1", e.Headers["idempotency-key"])
+		assert.Equal(t, journal.Redacted, e.Headers["authorization"])
+	}
 }

@@ -233,6 +233,7 @@ func serveCountTokens(x *provider.Exchange) provider.Response {
 	}
 	x.Entry.Ignored = req.Unknown
 	answer.RecordRequest(x, req.Normalize())
+	x.Entry.Endpoint = "" // a count calls no model: filtering on messages must not see it
 	if !x.Serves(req.Model) {
 		return provider.Response{Err: answer.ModelNotFound(x, req.Model)}
 	}
