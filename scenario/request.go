@@ -54,6 +54,19 @@ type Request struct {
 	// (max_completion_tokens or max_tokens, max_output_tokens, Anthropic's
 	// max_tokens); 0 when the request sets no limit.
 	MaxOutputTokens int
+	// Temperature and TopP are the sampling parameters the caller sent, nil
+	// when it sent none. The fake samples nothing: they are kept for
+	// matchers, responders and the journal.
+	Temperature *float64
+	TopP        *float64
+	// IncludeUsage reports that a streamed chat completion asked for a
+	// final usage chunk (stream_options.include_usage).
+	IncludeUsage bool
+	// PreviousResponseID is the Responses API's previous_response_id, and
+	// ConversationID the conversation object it names (conversation):
+	// what the caller sent, whatever Conversation the server derives.
+	PreviousResponseID string
+	ConversationID     string
 	// PromptCacheKey is the caller's prompt_cache_key affinity hint.
 	PromptCacheKey string
 	// User is the caller's end-user identifier (user or safety_identifier).

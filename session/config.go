@@ -104,6 +104,16 @@ type JournalConfig struct {
 	Capacity int `json:"capacity"`
 	// MaxBytes is the most bytes of entries kept, 1 to 2^30.
 	MaxBytes int64 `json:"max_bytes"`
+	// MaxBodyBytes is how many first bytes of each request's raw body an
+	// entry keeps (Entry.Body; Entry.BodyBytes has the whole length), 0
+	// to 1 MiB; 0 keeps no body. The bytes count against MaxBytes like
+	// the rest of the entry.
+	MaxBodyBytes int64 `json:"max_body_bytes"`
+	// RedactHeaders names request headers, case-insensitively, whose
+	// values the journal shows as journal.Redacted, beyond the
+	// credentials it always hides (Authorization, Api-Key, X-Api-Key,
+	// Proxy-Authorization, Cookie and the session key).
+	RedactHeaders []string `json:"redact_headers,omitempty"`
 }
 
 // HistoryConfig bounds a session's stored responses (Responses API
@@ -135,7 +145,7 @@ type VideosConfig struct {
 // 512 MiB admits the default 32 sessions.
 func DefaultConfig() Config {
 	return Config{
-		Journal: JournalConfig{Capacity: 1000, MaxBytes: 8 << 20},
+		Journal: JournalConfig{Capacity: 1000, MaxBytes: 8 << 20, MaxBodyBytes: defaultJournalBodyBytes},
 		History: HistoryConfig{Capacity: 1000, MaxBytes: 2 << 20},
 		Videos:  VideosConfig{Capacity: 16},
 		Stream:  StreamConfig{TokensPerChunk: 1},
@@ -226,6 +236,8 @@ func (c *Config) Validate() error {
 		return &ConfigError{"journal.capacity", fmt.Sprintf("must be between 1 and %d", maxJournalCapacity)}
 	case c.Journal.MaxBytes < 1 || c.Journal.MaxBytes > maxJournalBytes:
 		return &ConfigError{"journal.max_bytes", fmt.Sprintf("must be between 1 and %d", maxJournalBytes)}
+	case c.Journal.MaxBodyBytes < 0 || c.Journal.MaxBodyBytes > maxJournalBodyBytes:
+		return &ConfigError{"journal.max_body_bytes", fmt.Sprintf("must be between 0 and %d", maxJournalBodyBytes)}
 	case c.History.Capacity < 0 || c.History.Capacity > maxHistoryCapacity:
 		return &ConfigError{"history.capacity", fmt.Sprintf("must be between 0 and %d", maxHistoryCapacity)}
 	case c.History.MaxBytes < 1 || c.History.MaxBytes > maxHistoryBytes:
@@ -253,6 +265,9 @@ func (c *Config) Validate() error {
 		if err := c.Chaos.validate(); err != nil {
 			return err
 		}
+	}
+	if err := c.Journal.validateRedactHeaders(); err != nil {
+		return err
 	}
 	for i, m := range c.Models {
 		if m == "" {
@@ -327,6 +342,7 @@ func jsonConfigError(err error) *ConfigError {
 // is copied with its whole match tree and its replies.
 func (c Config) clone() Config {
 	c.Models = slices.Clone(c.Models)
+	c.Journal.RedactHeaders = slices.Clone(c.Journal.RedactHeaders)
 	c.RateLimits, c.Chaos = c.RateLimits.clone(), c.Chaos.clone()
 	if c.IDSeed != nil {
 		seed := *c.IDSeed
@@ -350,8 +366,11 @@ func (c *Config) settings() runtime.Settings {
 		Scenarios:       c.Scenarios,
 		JournalCapacity: c.Journal.Capacity,
 		JournalMaxBytes: c.Journal.MaxBytes,
-		HistoryCapacity: c.History.Capacity,
-		HistoryMaxBytes: c.History.MaxBytes,
+
+		JournalBodyBytes:     c.Journal.MaxBodyBytes,
+		JournalRedactHeaders: slices.Clone(c.Journal.RedactHeaders), // the runtime keeps it
+		HistoryCapacity:      c.History.Capacity,
+		HistoryMaxBytes:      c.History.MaxBytes,
 
 		IgnoreContextWindow:    c.IgnoreContextWindow,
 		AllowUnknownParameters: c.AllowUnknownParameters,
@@ -377,7 +396,7 @@ func (c Config) withoutScenarios() Config {
 // isZero reports whether c is the zero Config, which no valid configuration
 // is (the journal needs a capacity).
 func (c *Config) isZero() bool {
-	return c.BearerToken == "" && c.Models == nil && c.Scenarios == nil && c.Journal == JournalConfig{} &&
+	return c.BearerToken == "" && c.Models == nil && c.Scenarios == nil && c.Journal.isZero() &&
 		c.History == HistoryConfig{} && c.Videos == VideosConfig{} && c.Stream == StreamConfig{} &&
 		c.RateLimits == nil && c.Chaos == nil &&
 		!c.IgnoreContextWindow && !c.AllowUnknownParameters && c.Idempotency == IdempotencyConfig{} && c.IDSeed == nil

@@ -39,9 +39,23 @@ func WithScenario(s scenario.Scenario) Option {
 }
 
 // WithJournal bounds the request journal to capacity entries and maxBytes
-// bytes.
+// bytes. The journal's other settings keep their values.
 func WithJournal(capacity int, maxBytes int64) Option {
-	return optionFunc(func(c *Config) { c.Journal = JournalConfig{Capacity: capacity, MaxBytes: maxBytes} })
+	return optionFunc(func(c *Config) { c.Journal.Capacity, c.Journal.MaxBytes = capacity, maxBytes })
+}
+
+// WithJournalBody keeps the first maxBytes bytes of each request's raw body
+// in its journal entry (JournalConfig.MaxBodyBytes): 0 keeps none, at most
+// 1 MiB; the default keeps 16 KiB.
+func WithJournalBody(maxBytes int64) Option {
+	return optionFunc(func(c *Config) { c.Journal.MaxBodyBytes = maxBytes })
+}
+
+// RedactHeaders hides the values of these request headers
+// (case-insensitive) in the journal, as it always hides credentials
+// (JournalConfig.RedactHeaders). Several calls add up.
+func RedactHeaders(names ...string) Option {
+	return optionFunc(func(c *Config) { c.Journal.RedactHeaders = append(c.Journal.RedactHeaders, names...) })
 }
 
 // WithHistory bounds the stored responses (and chat completions stored

@@ -89,6 +89,8 @@ func TestResponsesDecodeGoOpenAI(t *testing.T) {
 		User:              "safe-9",
 		Metadata:          map[string]string{"k": "v"},
 		Conversation:      "conv_abc",
+		ConversationID:    "conv_abc",
+		Temperature:       new(0.5),
 	}
 	equal(t, "normalized", n, want)
 

@@ -24,9 +24,11 @@ import (
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
-// RecordRequest copies what the journal shows of a request.
+// RecordRequest copies what the journal shows of a request: its endpoint,
+// model, last user text and the normalized request (see journalRequest).
 func RecordRequest(x *provider.Exchange, req *scenario.Request) {
 	x.Entry.Model, x.Entry.Stream, x.Entry.UserText = req.Model, req.Stream, req.LastUserText()
+	x.Entry.Endpoint, x.Entry.Request = string(req.Endpoint), journalRequest(req)
 	x.Entry.PromptCacheKey = req.PromptCacheKey
 	for _, r := range req.ToolResults() {
 		x.Entry.ToolResults = append(x.Entry.ToolResults, journal.ToolResult{CallID: r.CallID, Name: r.Name, Content: r.Content})

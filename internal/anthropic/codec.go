@@ -232,7 +232,8 @@ func serveCountTokens(x *provider.Exchange) provider.Response {
 		return provider.Response{Err: err}
 	}
 	x.Entry.Ignored = req.Unknown
-	x.Entry.Model, x.Entry.UserText = req.Model, req.Normalize().LastUserText()
+	answer.RecordRequest(x, req.Normalize())
+	x.Entry.Endpoint = "" // a count calls no model: filtering on messages must not see it
 	if !x.Serves(req.Model) {
 		return provider.Response{Err: answer.ModelNotFound(x, req.Model)}
 	}

@@ -59,7 +59,7 @@ func decode(body []byte, messages bool) (*MessagesRequest, *apierr.Error) {
 		steps = append(steps, r.decodeMaxTokens)
 	}
 	steps = append(steps, r.decodeMessages, r.decodeSystem, r.decodeTools, r.decodeToolChoice,
-		r.decodeScalars, r.decodeThinking, r.decodeOutputConfig, r.decodeTopCache)
+		r.decodeScalars, r.decodeSampling, r.decodeThinking, r.decodeOutputConfig, r.decodeTopCache)
 	for _, step := range steps {
 		if err := step(top); err != nil {
 			return nil, err

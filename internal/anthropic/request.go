@@ -35,6 +35,9 @@ type MessagesRequest struct {
 	// CacheControl is the top-level "automatic" breakpoint, nil when absent.
 	CacheControl *CacheControl
 	Stream       bool
+	// Temperature and TopP are the sampling knobs sent as numbers, nil
+	// otherwise: kept for the journal, never used.
+	Temperature, TopP *float64
 	// Unknown names the top-level fields the server does not know, sorted,
 	// so that the journal can record what a newer SDK sent.
 	Unknown []string

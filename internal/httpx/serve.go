@@ -29,6 +29,8 @@ func Serve(w http.ResponseWriter, r *http.Request, rt *runtime.Runtime, codec pr
 	x := &provider.Exchange{Ctx: ctx, Runtime: rt, Request: r, Codec: codec,
 		Entry:   journal.Entry{Time: rt.Now(), Provider: codec.Name(), Method: r.Method, Path: r.URL.Path},
 		MaxBody: maxBody}
+	settings := rt.Settings()
+	journalBody := journalRequest(x, &settings)
 	var res provider.Response
 	var idem *idempotent // the Idempotency-Key the request claimed, if any
 	if key, present := codec.APIKey(r.Header); !rt.KeyAccepted(key) {
@@ -93,6 +95,7 @@ func Serve(w http.ResponseWriter, r *http.Request, rt *runtime.Runtime, codec pr
 		unsent(&x.Entry)
 	}
 	x.Entry.Duration = rt.Now().Sub(x.Entry.Time)
+	journalBody()
 	rt.Record(x.Entry)
 }
 

@@ -61,6 +61,9 @@ type ChatRequest struct {
 	// reasoningEffort is the reasoning_effort the request names, "" for
 	// none, read by validateChatRules with the other sampling knobs.
 	reasoningEffort string
+	// temperature and topP are the sampling knobs sent, nil when not, read
+	// by validateChatRules too.
+	temperature, topP *float64
 }
 
 // StreamOptions is the stream_options object of a chat request.
@@ -359,6 +362,9 @@ func (r *ChatRequest) Normalize() *scenario.Request {
 		PromptCacheKey: r.PromptCacheKey,
 		User:           r.User,
 		Metadata:       maps.Clone(r.Metadata),
+		IncludeUsage:   r.IncludeUsage(),
+		Temperature:    r.temperature,
+		TopP:           r.topP,
 	}
 	if n.User == "" {
 		n.User = r.SafetyIdentifier

@@ -52,6 +52,7 @@ func (r *ChatRequest) validateChatRules(body []byte) *Error {
 	if k.ReasoningEffort != nil {
 		r.reasoningEffort = *k.ReasoningEffort
 	}
+	r.temperature, r.topP = k.Temperature, k.TopP
 	if r.StreamOptions != nil && !r.Stream {
 		return invalidRequest(http.StatusBadRequest, "", "stream_options",
 			"The 'stream_options' parameter is only allowed when 'stream' is enabled.")

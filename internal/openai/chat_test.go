@@ -185,6 +185,8 @@ func TestDecodeOpenAIGoRequest(t *testing.T) {
 		User:              "user-1",
 		Metadata:          map[string]string{"suite": "weather"},
 		Stream:            true,
+		IncludeUsage:      true,
+		Temperature:       new(0.2),
 	}
 	equal(t, "normalized", n, want)
 	jsonEqual(t, "parameters", n.Tools[0].Parameters, weatherSchema)

@@ -28,7 +28,7 @@ func serveEmbeddings(x *provider.Exchange) provider.Response {
 	for i, in := range inputs {
 		norm.Messages[i] = scenario.Message{Role: "user", Content: in}
 	}
-	x.Entry.Model, x.Entry.UserText = req.Model, norm.LastUserText()
+	answer.RecordRequest(x, norm)
 	if !x.Serves(req.Model) {
 		return provider.Response{Err: answer.ModelNotFound(x, req.Model)}
 	}

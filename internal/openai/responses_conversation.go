@@ -194,6 +194,8 @@ func NormalizeResponses(model, instructions string, items []Item, req *Responses
 		n.ParallelToolCalls = new(*p)
 	}
 	n.PromptCacheKey = req.PromptCacheKey
+	n.Temperature, n.TopP = req.Temperature, req.TopP
+	n.PreviousResponseID, n.ConversationID = req.PreviousResponseID, req.ConversationID()
 	n.User = req.User
 	if n.User == "" {
 		n.User = req.SafetyIdentifier

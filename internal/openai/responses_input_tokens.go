@@ -40,6 +40,7 @@ func serveResponseInputTokens(x *provider.Exchange) provider.Response {
 		return provider.Response{Err: err}
 	}
 	answer.RecordRequest(x, norm)
+	x.Entry.Endpoint = "" // a count calls no model: filtering on responses must not see it
 	x.Entry.Stream = false
 	if !x.Serves(req.Model) {
 		return provider.Response{Err: ResponsesModelNotFound(req.Model, x.Models(), len(x.Runtime.Settings().Models) > 0)}

@@ -67,6 +67,7 @@ func TestResponsesDecodeOpenAIGoStringInput(t *testing.T) {
 		Messages:       []scenario.Message{{Role: "user", Content: "Hello <there> & bye"}},
 		PromptCacheKey: "cache-1", User: "user-1", Metadata: map[string]string{"suite": "hello"},
 		Conversation: "conv_1", MaxOutputTokens: 64, ParallelToolCalls: new(false),
+		Temperature: new(0.2), TopP: new(0.9), ConversationID: "conv_1",
 	}
 	equal(t, "normalized", NormalizeResponses(req.Model, req.Instructions, items, req), want)
 }
@@ -142,9 +143,10 @@ func TestResponsesDecodeOpenAIGoItems(t *testing.T) {
 			{Role: "tool", Content: "18C", ToolCallID: "call_1"},
 			{Role: "tool", Content: "21C", ToolCallID: "call_2"},
 		},
-		Tools:          []scenario.Tool{{Name: "get_weather", Description: "Current weather", Parameters: n.Tools[0].Parameters}},
-		ToolChoice:     "get_weather",
-		ResponseFormat: &scenario.ResponseFormat{Type: "json_schema", Name: "weather", Schema: n.ResponseFormat.Schema, Strict: true},
+		Tools:              []scenario.Tool{{Name: "get_weather", Description: "Current weather", Parameters: n.Tools[0].Parameters}},
+		ToolChoice:         "get_weather",
+		ResponseFormat:     &scenario.ResponseFormat{Type: "json_schema", Name: "weather", Schema: n.ResponseFormat.Schema, Strict: true},
+		PreviousResponseID: "resp_prev",
 	}
 	equal(t, "normalized", n, want)
 	jsonEqual(t, "parameters", n.Tools[0].Parameters, responsesWeatherSchema)

@@ -30,6 +30,12 @@ type Settings struct {
 	// JournalCapacity and JournalMaxBytes bound the journal.
 	JournalCapacity int
 	JournalMaxBytes int64
+	// JournalBodyBytes is how many first bytes of a request's body its
+	// entry keeps (0: none), and JournalRedactHeaders the headers, beyond
+	// the credentials the HTTP core always redacts, whose values the
+	// journal never shows; the HTTP core reads both.
+	JournalBodyBytes     int64
+	JournalRedactHeaders []string
 	// Stream shapes streamed answers.
 	Stream StreamSettings
 	// HistoryCapacity is the most records the codecs store (Responses API
