@@ -71,6 +71,8 @@ func (r *retryTB) Cleanup(func())               {}
 func (r *retryTB) Logf(string, ...any)          {}
 func (r *retryTB) Fatalf(f string, args ...any) { r.Errorf(f, args...) }
 func (r *retryTB) Failed() bool                 { return len(r.errors) > 0 }
+func (r *retryTB) FailNow()                     { panic("FailNow") }
+func (r *retryTB) Name() string                 { return "retryTB" }
 func (r *retryTB) Errorf(f string, args ...any) {
 	r.errors = append(r.errors, fmt.Sprintf(f, args...))
 }
