@@ -166,6 +166,9 @@ func transcript(entries []journal.Entry, r *journal.Report) string {
 		if e.ReplyText != "" {
 			fmt.Fprintf(&b, " reply=%q", e.ReplyText)
 		}
+		if e.Refusal != "" {
+			fmt.Fprintf(&b, " refusal=%q", e.Refusal)
+		}
 		if e.ErrorCode != "" {
 			fmt.Fprintf(&b, " error=%s", e.ErrorCode)
 		}
