@@ -344,7 +344,7 @@ func TestAdminAssertionsShape(t *testing.T) {
 		t.Fatalf("POST: %d %s", r.status, r.body)
 	}
 	r := rawCall(t, srv.Client(), http.MethodGet, sess.Endpoint()+"/admin-api/assertions", "", selectorOf(sess)...)
-	want := `{"unmatched":[],"unmatched_total":0,"schema_mismatches":[],"schema_mismatch_total":0,"contradictions":[],"contradiction_total":0,"unused_replies":{"bad-json":1,"spare":2},"faults":{}}`
+	want := `{"unmatched":[],"unmatched_total":0,"schema_mismatches":[],"schema_mismatch_total":0,"contradictions":[],"contradiction_total":0,"unused_replies":{"bad-json":1,"spare":2},"unused":[{"scenario":"bad-json","index":0},{"scenario":"spare","index":0},{"scenario":"spare","index":1}],"faults":{}}`
 	if r.status != http.StatusOK || string(r.body) != want {
 		t.Errorf("fresh assertions: %d %s, want %s", r.status, r.body, want)
 	}
@@ -360,14 +360,15 @@ func TestAdminAssertionsShape(t *testing.T) {
 
 	r = rawCall(t, srv.Client(), http.MethodGet, sess.Endpoint()+"/admin-api/assertions", "", selectorOf(sess)...)
 	var body struct {
-		Unmatched           []journal.Entry `json:"unmatched"`
-		UnmatchedTotal      int             `json:"unmatched_total"`
-		SchemaMismatches    []journal.Entry `json:"schema_mismatches"`
-		SchemaMismatchTotal int             `json:"schema_mismatch_total"`
-		Contradictions      []journal.Entry `json:"contradictions"`
-		ContradictionTotal  int             `json:"contradiction_total"`
-		UnusedReplies       map[string]int  `json:"unused_replies"`
-		Faults              map[string]int  `json:"faults"`
+		Unmatched           []journal.Entry       `json:"unmatched"`
+		UnmatchedTotal      int                   `json:"unmatched_total"`
+		SchemaMismatches    []journal.Entry       `json:"schema_mismatches"`
+		SchemaMismatchTotal int                   `json:"schema_mismatch_total"`
+		Contradictions      []journal.Entry       `json:"contradictions"`
+		ContradictionTotal  int                   `json:"contradiction_total"`
+		UnusedReplies       map[string]int        `json:"unused_replies"`
+		Unused              []journal.UnusedReply `json:"unused"`
+		Faults              map[string]int        `json:"faults"`
 	}
 	dec := json.NewDecoder(strings.NewReader(string(r.body)))
 	dec.DisallowUnknownFields()

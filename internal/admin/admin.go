@@ -127,6 +127,8 @@ type assertionsBody struct {
 	Contradictions     []journal.Entry `json:"contradictions"`
 	ContradictionTotal int             `json:"contradiction_total"`
 	UnusedReplies      map[string]int  `json:"unused_replies"`
+	// Unused lists the unused replies one by one, with their index.
+	Unused []journal.UnusedReply `json:"unused"`
 	// Faults counts the fired faults by kind.
 	Faults map[string]int `json:"faults"`
 }
@@ -136,7 +138,10 @@ func (h *Handler) assertions(w http.ResponseWriter, _ *http.Request, sel selecte
 	body := assertionsBody{Unmatched: r.Unmatched, UnmatchedTotal: r.UnmatchedTotal,
 		SchemaMismatches: r.SchemaMismatches, SchemaMismatchTotal: r.SchemaMismatchTotal,
 		Contradictions: r.Contradictions, ContradictionTotal: r.ContradictionTotal, UnusedReplies: r.UnusedReplies,
-		Faults: r.Faults}
+		Unused: r.Unused, Faults: r.Faults}
+	if body.Unused == nil {
+		body.Unused = []journal.UnusedReply{}
+	}
 	if body.Unmatched == nil {
 		body.Unmatched = []journal.Entry{}
 	}
