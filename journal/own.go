@@ -39,17 +39,15 @@ func (r *Request) size() int64 {
 }
 
 // own returns r with its strings clipped and copied and its lists clipped,
-// as Entry's own does. The messages kept are the last maxListItems: the
-// end of a conversation is what its request added.
+// as Entry's own does. The messages kept are the last ones (see
+// lastMessages): the end of a conversation is what its request added.
 func (r Request) own() Request {
 	r.System, r.ToolChoice, r.ResponseFormat = text(r.System), name(r.ToolChoice), name(r.ResponseFormat)
 	r.User, r.PreviousResponseID, r.ConversationID = name(r.User), name(r.PreviousResponseID), name(r.ConversationID)
 	r.Temperature, r.TopP = ownFloat(r.Temperature), ownFloat(r.TopP)
 	r.Metadata = ownMap(r.Metadata)
 	r.Tools = ownList(r.Tools, name)
-	if len(r.Messages) > maxListItems {
-		r.Messages = r.Messages[len(r.Messages)-maxListItems:]
-	}
+	r.Messages = lastMessages(r.Messages, &r.OmittedMessages)
 	r.Messages = ownList(r.Messages, func(m Message) Message {
 		return Message{Role: name(m.Role), Text: text(m.Text), ToolCallID: name(m.ToolCallID),
 			ToolCalls: ownList(m.ToolCalls, func(c ToolCall) ToolCall {
@@ -121,3 +119,30 @@ func mapBytes(m map[string]string) int64 {
 // allocBytes is what an allocation of n bytes costs with the rounding of
 // the allocator's size classes (by at most an eighth).
 func allocBytes(n int64) int64 { return n + n/8 }
+
+// maxMessagesBytes bounds the texts and arguments of the messages one entry
+// keeps. Every request of a conversation repeats the whole conversation,
+// so without it a long agent run would fill the journal with copies of its
+// early turns and evict its own first entries.
+const maxMessagesBytes = 64 << 10
+
+// lastMessages returns the last messages of list that fit maxListItems and
+// maxMessagesBytes (at least the last one, clipped as own clips it), and
+// adds the number left out to omitted.
+func lastMessages(list []Message, omitted *int) []Message {
+	from, used := len(list), 0
+	for from > 0 && len(list)-from < maxListItems {
+		m := &list[from-1]
+		n := min(len(m.Text), maxTextBytes)
+		for _, c := range m.ToolCalls[:min(len(m.ToolCalls), maxListItems)] {
+			n += min(len(c.Arguments), maxTextBytes)
+		}
+		if used+n > maxMessagesBytes && from < len(list) {
+			break
+		}
+		used += n
+		from--
+	}
+	*omitted += from
+	return list[from:]
+}

@@ -1,0 +1,44 @@
+package journal_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/llmtestserver/llmtestserver/journal"
+)
+
+func messages(n, textBytes int) []journal.Message {
+	out := make([]journal.Message, n)
+	for i := range out {
+		out[i] = journal.Message{Role: "user", Text: strings.Repeat("x", textBytes)}
+	}
+	out[n-1].Text = "last"
+	return out
+}
+
+// An entry keeps the end of a long conversation: its last 128 messages,
+// and of those the last that fit 64 KiB, counting what it leaves out.
+func TestEntryKeepsTheLastMessages(t *testing.T) {
+	for _, tc := range []struct {
+		name                string
+		n, textBytes        int
+		wantKept, wantOmits int
+	}{
+		{"few and short", 10, 10, 10, 0},
+		{"many and short", 200, 10, 128, 72},
+		{"long ones", 300, 1 << 10, 64, 236},
+		{"one huge one", 1, 1 << 20, 1, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			j := journal.New(10, 1<<30)
+			j.Record(journal.Entry{Request: journal.Request{Messages: messages(tc.n, tc.textBytes), OmittedMessages: 0}})
+			e, _ := j.Last()
+			require.Len(t, e.Request.Messages, tc.wantKept)
+			assert.Equal(t, tc.wantOmits, e.Request.OmittedMessages)
+			assert.Equal(t, "last", e.Request.Messages[len(e.Request.Messages)-1].Text, "the newest message is kept")
+		})
+	}
+}
