@@ -2,11 +2,17 @@
 // got back, so tests can assert on it.
 //
 // Every provider request that reaches a session is recorded as one [Entry]:
-// method, path, status, model, the last user text, the reply text and timing.
-// Credentials never enter the journal: neither the session key nor any bearer
-// token is stored. The journal is bounded by a number of entries and a number
-// of bytes; when either bound would be passed the oldest entries go first and
-// are counted in [Journal.Evicted].
+// how it was sent (endpoint, method, path, the normalized [Request] with its
+// system prompt, messages, tools and knobs, the body's first bytes, the
+// headers and the SDK's [Client] identity), how it was answered (status,
+// reply text, refusal, tool calls, response ID, error code and message,
+// usage, stream events and time to first byte), and by what (the scenario,
+// the reply's index and the test line that scripted it, or for a miss the
+// scenarios [Tried], nearest first). Credentials never enter the journal:
+// the headers that carry them read [Redacted], and neither the session key
+// nor any bearer token is stored. The journal is bounded by a number of
+// entries and a number of bytes; when either bound would be passed the
+// oldest entries go first and are counted in [Journal.Evicted].
 //
 // A test asks the journal what it needs: [Journal.Find] and [Journal.Count]
 // take a [Query] (provider, endpoint, model, scenario, conversation,
@@ -14,7 +20,10 @@
 // matches anything), [Journal.Conversation] gives one conversation's
 // entries in turn order, and [Journal.Counts] tallies entries by field.
 // [Entry.String] is an entry's one-line form, and [Entry.WithoutTimes]
-// sets its times apart so that assert.Equal compares the rest.
+// sets its times apart so that assert.Equal compares the rest. The
+// questions agent tests ask have answers as plain values:
+// [Journal.SystemPrompts], [Journal.ToolsOffered], [Journal.PromptCacheKeys],
+// [Journal.MaxRetries] and [Journal.TotalTokens].
 //
 // An entry also tells how the request was answered when something was
 // meant to go wrong: [Entry.Fault] names the scripted fault that fired
