@@ -49,7 +49,7 @@ func TestNewSessionCleanupIsHelper(t *testing.T) {
 		t.Fatal("strict cleanup reported nothing for an unused reply")
 	}
 	for _, h := range fake.helpers {
-		if strings.Contains(h, "(*Server).NewSession.func") {
+		if strings.Contains(h, "(*Server).closeAtCleanup.func") {
 			return
 		}
 	}

@@ -152,7 +152,8 @@ func (b *Builder) Drops() *Builder { return b.Reply(Drop()) }
 func (b *Builder) Hangs() *Builder { return b.Reply(Hang()) }
 
 // Reply queues replies as they are, each with its ScriptedAt set to the
-// test's line that called the builder (see callSite). It panics if a reply
+// test's line that called the builder (see callSite) unless the reply
+// names its own, as a test's helper that scripts from a table may. It panics if a reply
 // is invalid, such as tool-call arguments that are not JSON: that is a
 // mistake in the test, reported where it was made.
 func (b *Builder) Reply(replies ...Reply) *Builder {
@@ -168,7 +169,9 @@ func (b *Builder) Reply(replies ...Reply) *Builder {
 	replies = append([]Reply(nil), replies...)
 	at := callSite()
 	for i := range replies {
-		replies[i].ScriptedAt = at
+		if replies[i].ScriptedAt == "" {
+			replies[i].ScriptedAt = at
+		}
 	}
 	b.sink.AddReplies(b.name, b.match.clone(), replies...)
 	b.last = &replies[len(replies)-1]

@@ -97,10 +97,13 @@ var credentialHeaders = map[string]bool{
 }
 
 // unjournaledHeaders say nothing of how the request was sent, only of its
-// connection: hop-by-hop headers, and Content-Length, which BodyBytes has.
+// connection: hop-by-hop headers, and Content-Length, which BodyBytes has;
+// and the session's own ID, the same on every entry of its journal, which
+// would keep the entries of two sessions from ever comparing equal.
 var unjournaledHeaders = map[string]bool{
 	"connection": true, "keep-alive": true, "proxy-connection": true, "transfer-encoding": true,
 	"te": true, "trailer": true, "upgrade": true, "proxy-authenticate": true, "content-length": true,
+	strings.ToLower(HeaderSession): true,
 }
 
 // journalHeaders returns h by lowercase name, the values of a name joined
