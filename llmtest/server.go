@@ -178,6 +178,9 @@ func (s *Server) NewSession(t TB, opts ...session.Option) *session.Session {
 // assertions, a failed test logs its transcript, under label, and leaves
 // its journal in the artifacts directory, and the session is closed.
 func (s *Server) closeAtCleanup(t TB, sess *session.Session, label string) {
+	// A helper too, so that what the cleanup reports is reported at the
+	// test's line that called NewSession or Fork.
+	t.Helper()
 	t.Cleanup(func() {
 		// Failures reported here point at the test, not at this file.
 		t.Helper()
