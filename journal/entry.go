@@ -19,8 +19,9 @@ type Entry struct {
 	// "anthropic".
 	Provider string
 	// Endpoint is the provider operation the request called, in words of
-	// no provider: "chat", "responses", "messages", "embeddings" (see
-	// scenario.Endpoint); empty for a route that is no operation.
+	// no provider: "chat.completions", "responses", "messages",
+	// "embeddings" (see scenario.Endpoint); empty for a route that is no
+	// model call (count_tokens, input_tokens, stored objects).
 	Endpoint string
 	// Method and Path are the HTTP method and URL path of the request.
 	Method, Path string

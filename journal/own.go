@@ -1,6 +1,10 @@
 package journal
 
-import "unsafe"
+import (
+	"maps"
+	"slices"
+	"unsafe"
+)
 
 var (
 	messageSlotBytes = int64(unsafe.Sizeof(Message{}))
@@ -76,18 +80,21 @@ func ownFloat(f *float64) *float64 {
 }
 
 // ownMap copies at most maxListItems entries of m, keys clipped as names
-// and values as texts. Which entries are kept of a larger map is not
-// specified.
+// and values as texts: of a larger map, those with the first keys in
+// sorted order, so that the same request is always journaled the same.
 func ownMap(m map[string]string) map[string]string {
 	if len(m) == 0 {
 		return nil
 	}
 	out := make(map[string]string, min(len(m), maxListItems))
-	for k, v := range m {
-		if len(out) == maxListItems {
-			break
+	if len(m) <= maxListItems {
+		for k, v := range m {
+			out[name(k)] = text(v)
 		}
-		out[name(k)] = text(v)
+		return out
+	}
+	for _, k := range slices.Sorted(maps.Keys(m))[:maxListItems] {
+		out[name(k)] = text(m[k])
 	}
 	return out
 }

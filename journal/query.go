@@ -10,8 +10,8 @@ import (
 // selects them all.
 type Query struct {
 	// Provider, Endpoint, Model, Scenario and Conversation must equal the
-	// entry's field of the same name ("openai", "chat", "gpt-4.1-mini",
-	// "greeting", "conv_…").
+	// entry's field of the same name ("openai", "chat.completions",
+	// "gpt-4.1-mini", "greeting", "conv_…").
 	Provider, Endpoint, Model, Scenario, Conversation string
 	// Generation must equal the entry's Generation: with Conversation, one
 	// run of a conversation that started again from its opening.

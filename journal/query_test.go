@@ -18,13 +18,13 @@ import (
 func queryJournal() *journal.Journal {
 	j := journal.New(100, 1<<20)
 	for _, e := range []journal.Entry{
-		{Provider: "openai", Endpoint: "chat", Model: "gpt-4.1-mini", Scenario: "plan", Conversation: "alice", Generation: 1, Turn: 1, Status: 200},
-		{Provider: "openai", Endpoint: "chat", Model: "gpt-4.1-mini", Scenario: "plan", Conversation: "bob", Generation: 1, Turn: 1, Status: 200},
-		{Provider: "openai", Endpoint: "chat", Model: "gpt-4.1-mini", Conversation: "alice", Generation: 1, Turn: 2, Status: 400, ErrorCode: journal.NoScenarioCode},
+		{Provider: "openai", Endpoint: "chat.completions", Model: "gpt-4.1-mini", Scenario: "plan", Conversation: "alice", Generation: 1, Turn: 1, Status: 200},
+		{Provider: "openai", Endpoint: "chat.completions", Model: "gpt-4.1-mini", Scenario: "plan", Conversation: "bob", Generation: 1, Turn: 1, Status: 200},
+		{Provider: "openai", Endpoint: "chat.completions", Model: "gpt-4.1-mini", Conversation: "alice", Generation: 1, Turn: 2, Status: 400, ErrorCode: journal.NoScenarioCode},
 		{Provider: "anthropic", Endpoint: "messages", Model: "claude-haiku-4-5", Scenario: "weather", Conversation: "bob", Generation: 1, Turn: 2, Status: 200, Fault: "cut"},
 		{Provider: "openai", Endpoint: "embeddings", Model: "text-embedding-3-small", Status: 200},
-		{Provider: "openai", Endpoint: "chat", Model: "gpt-4.1-mini", Scenario: "plan", Conversation: "alice", Generation: 1, Turn: 2, Status: 200},
-		{Provider: "openai", Endpoint: "chat", Model: "gpt-4o", Scenario: "plan", Conversation: "alice", Generation: 2, Turn: 1, Status: 500},
+		{Provider: "openai", Endpoint: "chat.completions", Model: "gpt-4.1-mini", Scenario: "plan", Conversation: "alice", Generation: 1, Turn: 2, Status: 200},
+		{Provider: "openai", Endpoint: "chat.completions", Model: "gpt-4o", Scenario: "plan", Conversation: "alice", Generation: 2, Turn: 1, Status: 500},
 	} {
 		j.Record(e)
 	}
@@ -56,7 +56,7 @@ func TestFindByEachFilter(t *testing.T) {
 		"generation":              {journal.Query{Conversation: "alice", Generation: 2}, []uint64{7}},
 		"status":                  {journal.Query{Status: 400}, []uint64{3}},
 		"status class":            {journal.Query{StatusClass: 5}, []uint64{7}},
-		"2xx":                     {journal.Query{StatusClass: 2, Endpoint: "chat"}, []uint64{1, 2, 6}},
+		"2xx":                     {journal.Query{StatusClass: 2, Endpoint: "chat.completions"}, []uint64{1, 2, 6}},
 		"error code":              {journal.Query{ErrorCode: journal.NoScenarioCode}, []uint64{3}},
 		"fault":                   {journal.Query{Fault: "cut"}, []uint64{4}},
 		"combined":                {journal.Query{Scenario: "plan", Conversation: "alice", Status: 200}, []uint64{1, 6}},
@@ -119,7 +119,7 @@ func TestCounts(t *testing.T) {
 	c := j.Counts(journal.Query{})
 	assert.Equal(t, 7, c.Total)
 	assert.Equal(t, map[string]int{"openai": 6, "anthropic": 1}, c.ByProvider)
-	assert.Equal(t, map[string]int{"chat": 5, "messages": 1, "embeddings": 1}, c.ByEndpoint)
+	assert.Equal(t, map[string]int{"chat.completions": 5, "messages": 1, "embeddings": 1}, c.ByEndpoint)
 	assert.Equal(t, map[string]int{"gpt-4.1-mini": 4, "gpt-4o": 1, "claude-haiku-4-5": 1, "text-embedding-3-small": 1}, c.ByModel)
 	assert.Equal(t, map[string]int{"plan": 4, "weather": 1, "": 2}, c.ByScenario)
 	assert.Equal(t, map[string]int{"alice": 4, "bob": 2, "": 1}, c.ByConversation)

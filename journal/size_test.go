@@ -39,7 +39,7 @@ func manyMap(i, n, k, v int) map[string]string {
 var entryCases = map[string]func(i int) Entry{
 	"answer texts": func(i int) Entry {
 		return Entry{ReplyText: fresh(i, 10_000), Refusal: fresh(i, 10_000), ErrorMessage: fresh(i, 10_000),
-			ResponseID: fresh(i, 40), ScriptedAt: fresh(i, 60), Endpoint: "chat", Provider: "openai",
+			ResponseID: fresh(i, 40), ScriptedAt: fresh(i, 60), Endpoint: "chat.completions", Provider: "openai",
 			ErrorCode: "llm_test_server_no_scenario", Chunks: 40, JSON: true}
 	},
 	"raw body": func(i int) Entry {

@@ -1,6 +1,7 @@
 package journal_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -41,4 +42,20 @@ func TestEntryKeepsTheLastMessages(t *testing.T) {
 			assert.Equal(t, "last", e.Request.Messages[len(e.Request.Messages)-1].Text, "the newest message is kept")
 		})
 	}
+}
+
+// Of a map larger than the list bound, an entry keeps the same keys every
+// time: the first in sorted order.
+func TestEntryKeepsTheFirstHeadersInOrder(t *testing.T) {
+	headers := map[string]string{}
+	for i := range 300 {
+		headers[fmt.Sprintf("x-h-%03d", i)] = "v"
+	}
+	j := journal.New(10, 1<<30)
+	j.Record(journal.Entry{Headers: headers})
+	e, _ := j.Last()
+	require.Len(t, e.Headers, 128)
+	assert.Contains(t, e.Headers, "x-h-000")
+	assert.Contains(t, e.Headers, "x-h-127")
+	assert.NotContains(t, e.Headers, "x-h-128")
 }
