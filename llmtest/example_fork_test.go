@@ -22,8 +22,7 @@ func Example_fork() {
 	base.Chat("greeting").Responds("Hello").Then("Hello again")
 
 	ask := func(sess *session.Session) string {
-		client := openai.NewClient(option.WithBaseURL(sess.BaseURL()), option.WithAPIKey("any"),
-			option.WithHTTPClient(sess.HTTPClient()), option.WithMaxRetries(0))
+		client := llmtest.OpenAIClient(sess, option.WithMaxRetries(0))
 		resp, err := client.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{
 			Model:    "gpt-4.1-mini",
 			Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Hi")},

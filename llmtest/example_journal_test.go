@@ -16,7 +16,8 @@ import (
 
 // The journal answers queries: entries by scenario or status, one
 // conversation in turn order, and the explanation of a request nothing
-// answered, nearest scenario first.
+// answered, nearest scenario first; the session's assertions list what a
+// strict test fails on.
 func Example_journalQueries() {
 	srv, _ := llmtest.New()
 	defer srv.Close()
@@ -59,6 +60,13 @@ func Example_journalQueries() {
 	for _, tried := range miss.Tried {
 		fmt.Printf("  %s: %s\n", tried.Scenario, tried.Why)
 	}
+
+	// What llmtest.CheckAssertions and strict mode would fail the test on.
+	report := sess.Assertions()
+	fmt.Println("unmatched:", report.UnmatchedTotal)
+	for _, u := range report.Unused {
+		fmt.Printf("unused: %s replies[%d], scripted at %s\n", u.Scenario, u.Index, u.ScriptedAt)
+	}
 	// Output:
 	// answered by plan: 3
 	// refused: 1
@@ -67,4 +75,6 @@ func Example_journalQueries() {
 	// #4 POST /v1/chat/completions -> 400 model=gpt-4.1-mini conversation=bob/1 turn=2 user="What about the weekend?" error=llm_test_server_no_scenario
 	//   plan: does not match user message containing "trip" (got "What about the weekend?")
 	//   weather: does not match user message containing "weather" (got "What about the weekend?")
+	// unmatched: 1
+	// unused: weather replies[0], scripted at example_journal_test.go:28
 }

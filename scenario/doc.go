@@ -39,7 +39,13 @@
 //
 // A reply is taken when a request chooses it. If the response cannot be
 // delivered (the client gave up first), the reply goes back to the head of
-// its queue, so the client's retry gets it.
+// its queue, so the client's retry gets it. [Builder.Clear] drops what a
+// scenario has left.
+//
+// Every reply a [Builder] queues records the test's file:line that
+// scripted it ([Reply.ScriptedAt]), which the journal and the failure
+// messages name, and [Match.Explain] says which of a match's conditions a
+// request fails, with what the request had: the explanation of a miss.
 //
 // # Faults and pacing
 //

@@ -5,7 +5,8 @@
 // from llmtest.Server.NewSession, and point an SDK at them:
 //
 //	sess := srv.NewSession(t, session.RequireBearerToken("provider-key"), session.OnlyModels("gpt-4.1-mini"))
-//	client := openai.NewClient(
+//	client := llmtest.OpenAIClient(sess) // or, by hand:
+//	client = openai.NewClient(
 //		option.WithBaseURL(sess.BaseURL()),
 //		option.WithAPIKey("provider-key"),
 //		option.WithHTTPClient(sess.HTTPClient()))
@@ -26,8 +27,20 @@
 // ([ManagerConfig].Clock). Reset clears the buckets, the chaos rules'
 // counts, the kept answers and the fault counters.
 //
+// The journal keeps the first bytes of each request body
+// ([WithJournalBody]) and its headers, credentials and the headers
+// [RedactHeaders] names redacted.
+//
+// [Session.Fork] copies a session, configuration and state, into a new
+// isolated one (build a base session once, fork it for each parallel
+// subtest); a fork starts its own journal. A builder's Clear drops what a
+// scenario has left, and [Session.Reset] makes every scripted reply
+// available again.
+//
 // A [Manager] admits sessions within its [Bounds]: a number of sessions and
 // a budget of reserved bytes, where each session reserves what its [Config]
-// allows it to keep (see [Config.Reservation]). A [Config] is plain data, and
-// as JSON exactly what the admin API accepts.
+// allows it to keep (see [Config.Reservation]); a fork reserves what its
+// parent does. [Manager.Sessions] lists the working set, most recently used
+// first. A [Config] is plain data, and as JSON exactly what the admin API
+// accepts.
 package session
