@@ -34,6 +34,11 @@ type Error struct {
 	// Tried explains an llm_test_server_no_scenario error for the journal:
 	// the scenarios tried, nearest first. Codecs do not render it.
 	Tried []journal.Tried
+	// JournalMessage, when set, is what the journal records in place of
+	// Message: a message that shows part of what the client sent that the
+	// journal must never keep, such as the wrong API key OpenAI's 401
+	// quotes. Codecs do not render it.
+	JournalMessage string
 }
 
 // Error implements error.

@@ -47,10 +47,16 @@ func (s *sent) journal(e *journal.Entry, status int) {
 }
 
 // journalError records in e the error e's client was sent: its code, and
-// its message as the client reads it. A client that left reads none.
+// its message as the client reads it, unless the message quotes what the
+// journal never keeps (see apierr.Error.JournalMessage). A client that left
+// reads none.
 func journalError(e *journal.Entry, err *apierr.Error) {
 	e.ErrorCode = err.JournalCode()
-	if err.Status != apierr.StatusClientClosed {
+	switch {
+	case err.Status == apierr.StatusClientClosed:
+	case err.JournalMessage != "":
+		e.ErrorMessage = err.JournalMessage
+	default:
 		e.ErrorMessage = err.Message
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
+	"github.com/llmtestserver/llmtestserver/journal"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
@@ -110,8 +111,10 @@ func MissingAPIKey() *Error {
 // InvalidAPIKey answers a provider request whose bearer token is wrong, in
 // the real API's words (see maskKey).
 func InvalidAPIKey(provided string) *Error {
-	return invalidRequest(http.StatusUnauthorized, "invalid_api_key", "",
+	e := invalidRequest(http.StatusUnauthorized, "invalid_api_key", "",
 		"Incorrect API key provided: %s. You can find your API key at %s.", maskKey(provided), apiKeysURL)
+	e.JournalMessage = fmt.Sprintf("Incorrect API key provided: %s. You can find your API key at %s.", journal.Redacted, apiKeysURL)
+	return e
 }
 
 // apiKeysURL closes the real API's message for a wrong key.
