@@ -127,8 +127,8 @@ func mapBytes(m map[string]string) int64 {
 // the allocator's size classes (by at most an eighth).
 func allocBytes(n int64) int64 { return n + n/8 }
 
-// maxMessagesBytes bounds the texts and arguments of the messages one entry
-// keeps. Every request of a conversation repeats the whole conversation,
+// maxMessagesBytes bounds the strings of the messages one entry keeps:
+// roles, texts, tool call IDs, names and arguments. Every request of a conversation repeats the whole conversation,
 // so without it a long agent run would fill the journal with copies of its
 // early turns and evict its own first entries.
 const maxMessagesBytes = 64 << 10
@@ -140,9 +140,9 @@ func lastMessages(list []Message, omitted *int) []Message {
 	from, used := len(list), 0
 	for from > 0 && len(list)-from < maxListItems {
 		m := &list[from-1]
-		n := min(len(m.Text), maxTextBytes)
+		n := min(len(m.Role), maxNameBytes) + min(len(m.Text), maxTextBytes) + min(len(m.ToolCallID), maxNameBytes)
 		for _, c := range m.ToolCalls[:min(len(m.ToolCalls), maxListItems)] {
-			n += min(len(c.Arguments), maxTextBytes)
+			n += min(len(c.ID), maxNameBytes) + min(len(c.Name), maxNameBytes) + min(len(c.Arguments), maxTextBytes)
 		}
 		if used+n > maxMessagesBytes && from < len(list) {
 			break

@@ -6,8 +6,8 @@ type Request struct {
 	// System joins the system and developer messages (or instructions).
 	System string `json:"system,omitempty"`
 	// Messages is the conversation without its system messages: its last
-	// 128 messages, and of those the last that fit 64 KiB of text and tool
-	// arguments; OmittedMessages counts the earlier ones left out.
+	// 128 messages, and of those the last whose strings (texts, tool calls)
+	// fit 64 KiB; OmittedMessages counts the earlier ones left out.
 	Messages        []Message `json:"messages,omitempty"`
 	OmittedMessages int       `json:"omitted_messages,omitempty"`
 	// Tools names the tools offered to the model, in order.

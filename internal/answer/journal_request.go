@@ -24,6 +24,7 @@ func journalRequest(req *scenario.Request) journal.Request {
 		}
 	}
 	msgs := req.Messages[max(0, len(req.Messages)-journalListItems):]
+	out.OmittedMessages = len(req.Messages) - len(msgs)
 	if len(msgs) > 0 {
 		out.Messages = make([]journal.Message, len(msgs))
 		for i := range msgs {
