@@ -2,6 +2,7 @@ package journal
 
 import (
 	"encoding/json"
+	"math"
 	"strings"
 	"time"
 	"unsafe"
@@ -346,13 +347,13 @@ func (e *Entry) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	*e = Entry{
-		Seq: w.Seq, Time: w.Time, Duration: time.Duration(w.DurationMS * float64(time.Millisecond)),
+		Seq: w.Seq, Time: w.Time, Duration: time.Duration(math.Round(w.DurationMS * float64(time.Millisecond))),
 		Provider: w.Provider, Endpoint: w.Endpoint, Method: w.Method, Path: w.Path, Status: w.Status, Model: w.Model,
 		Stream: w.Stream, UserText: w.UserText, Request: w.Request, Body: w.Body, BodyBytes: w.BodyBytes,
 		Headers: w.Headers, Client: w.Client, ReplyText: w.ReplyText, Refusal: w.Refusal, JSON: w.JSON,
 		ResponseID: w.ResponseID, Scenario: w.Scenario, ReplyIndex: w.ReplyIndex, ScriptedAt: w.ScriptedAt,
 		Tried: w.Tried, ErrorCode: w.ErrorCode, ErrorMessage: w.ErrorMessage, Chunks: w.Chunks,
-		FirstByte:    time.Duration(w.FirstByteMS * float64(time.Millisecond)),
+		FirstByte:    time.Duration(math.Round(w.FirstByteMS * float64(time.Millisecond))),
 		Conversation: w.Conversation, Generation: w.Generation, Turn: w.Turn, PromptCacheKey: w.PromptCacheKey,
 		ToolResults: w.ToolResults, ToolCalls: w.ToolCalls, SchemaErrors: w.SchemaErrors, Contradictions: w.Contradictions,
 		Usage: w.Usage, Ignored: w.Ignored, APIVersion: w.APIVersion, Betas: w.Betas,

@@ -90,6 +90,29 @@ func TestEntryJSONRoundTrip(t *testing.T) {
 	if !strings.Contains(string(b), `"duration_ms":1.5`) || !strings.Contains(string(b), `"user_text":"Hi"`) {
 		t.Errorf("JSON %s lacks snake_case fields or the duration in ms", b)
 	}
+	roundTrip(t, in)
+
+	temperature := 0.5
+	full := journal.Entry{Seq: 8, Time: in.Time, Duration: 64570078, FirstByte: 1234567, Provider: "openai",
+		Endpoint: "chat.completions", Method: "POST", Path: "/v1/chat/completions", Status: 400, Model: "gpt-4.1-mini",
+		Request: journal.Request{System: "s", Messages: []journal.Message{{Role: "assistant", ToolCalls: []journal.ToolCall{{ID: "c", Name: "f", Arguments: "{}"}}},
+			{Role: "tool", Text: "42", ToolCallID: "c"}}, OmittedMessages: 3, Tools: []string{"f"}, ToolChoice: "auto",
+			ResponseFormat: "json_schema:x", Temperature: &temperature, MaxOutputTokens: 9, IncludeUsage: true,
+			Metadata: map[string]string{"k": "v"}, User: "u", PreviousResponseID: "resp_1", ConversationID: "conv_1"},
+		Body: `{"x":"é`, BodyBytes: 99, Headers: map[string]string{"authorization": journal.Redacted},
+		Client: journal.Client{UserAgent: "ua", Stainless: map[string]string{"lang": "go"}, RetryCount: 2},
+		Refusal: "no", JSON: true, ResponseID: "chatcmpl-1", Scenario: "s", ReplyIndex: 2, ScriptedAt: "x_test.go:3",
+		Tried: []journal.Tried{{Scenario: "s", Why: "all 1 replies used"}}, ErrorCode: "c", ErrorMessage: "m", Chunks: 4}
+	roundTrip(t, full)
+}
+
+// roundTrip checks that in reads back from its JSON unchanged.
+func roundTrip(t *testing.T, in journal.Entry) {
+	t.Helper()
+	b, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var out journal.Entry
 	if err := json.Unmarshal(b, &out); err != nil {
 		t.Fatal(err)

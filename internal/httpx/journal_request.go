@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/llmtestserver/llmtestserver/internal/provider"
 	"github.com/llmtestserver/llmtestserver/internal/runtime"
@@ -79,9 +80,26 @@ func (c *bodyCapture) finish() {
 		return
 	}
 	c.done = true
-	c.entry.Body = string(c.prefix)
 	c.entry.BodyBytes = max(c.read, c.length)
+	if int64(len(c.prefix)) < c.entry.BodyBytes {
+		c.prefix = withoutPartialRune(c.prefix)
+	}
+	c.entry.Body = string(c.prefix)
 	c.prefix = nil
+}
+
+// withoutPartialRune returns p without the start of a UTF-8 sequence that
+// its cut left at its end, so that a cut body stays the text it was and
+// reads back the same from the journal's JSON.
+func withoutPartialRune(p []byte) []byte {
+	start := len(p) - 1
+	for start >= 0 && len(p)-start < utf8.UTFMax && !utf8.RuneStart(p[start]) {
+		start--
+	}
+	if start >= 0 && !utf8.FullRune(p[start:]) {
+		return p[:start]
+	}
+	return p
 }
 
 // credentialHeaders are the request headers the journal never shows, by

@@ -56,6 +56,9 @@ func TestJournalBodyCapture(t *testing.T) {
 	}{
 		{"within", true, 64, `{"a":1}`, `{"a":1}`},
 		{"cut", true, 4, `{"a":1}`, `{"a"`},
+		{"cut in a character", true, 7, `{"x":"éé"}`, `{"x":"`},
+		{"cut in the second character", true, 9, `{"x":"éé"}`, `{"x":"é`},
+		{"cut after a character", true, 8, `{"x":"éé"}`, `{"x":"é`},
 		{"none", true, 0, `{"a":1}`, ""},
 		{"unread", false, 64, `{"a":1}`, ""},
 	} {
