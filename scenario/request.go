@@ -177,25 +177,70 @@ func (r *Request) UserTurns() int {
 }
 
 // ToolResults returns the tool results of the conversation, in order, each
-// with the name of the function it answers.
+// with the name of the function it answers. It reads the conversation
+// twice, never once per result: a request with thousands of calls and
+// results costs as much as its size.
 func (r *Request) ToolResults() []ToolResult {
+	var names map[string]string // call ID to function name, made on first need
 	var out []ToolResult
 	for i := range r.Messages {
 		m := &r.Messages[i]
 		if m.Role != "tool" {
 			continue
 		}
-		out = append(out, ToolResult{CallID: m.ToolCallID, Name: r.toolName(m.ToolCallID), Content: m.Content})
+		if names == nil {
+			names = r.callNames()
+		}
+		out = append(out, ToolResult{CallID: m.ToolCallID, Name: names[m.ToolCallID], Content: m.Content})
 	}
 	return out
 }
 
+// callNames maps the ID of every tool call of the conversation to its
+// function's name; the first call with an ID names it.
+func (r *Request) callNames() map[string]string {
+	names := map[string]string{}
+	for i := range r.Messages {
+		for _, c := range r.Messages[i].ToolCalls {
+			if _, ok := names[c.ID]; !ok {
+				names[c.ID] = c.Name
+			}
+		}
+	}
+	return names
+}
+
+// smallConversation is the most messages a conversation may have for
+// hasToolResult to look each call up afresh: quadratic in the messages,
+// but no allocation, which keeps matching an ordinary request free of
+// garbage.
+const smallConversation = 64
+
 // hasToolResult reports whether a tool message answers a call with this ID
-// or to a function of this name. It does not allocate.
+// or to a function of this name. A small conversation allocates nothing; a
+// larger one allocates, once, the index of its calls, so that thousands of
+// calls and results are read a fixed number of times.
 func (r *Request) hasToolResult(nameOrID string) bool {
+	var names map[string]string
 	for i := range r.Messages {
 		m := &r.Messages[i]
-		if m.Role == "tool" && (m.ToolCallID == nameOrID || r.toolName(m.ToolCallID) == nameOrID) {
+		if m.Role != "tool" {
+			continue
+		}
+		if m.ToolCallID == nameOrID {
+			return true
+		}
+		var name string
+		switch {
+		case len(r.Messages) <= smallConversation:
+			name = r.toolName(m.ToolCallID)
+		case names == nil:
+			names = r.callNames()
+			fallthrough
+		default:
+			name = names[m.ToolCallID]
+		}
+		if name == nameOrID {
 			return true
 		}
 	}

@@ -65,20 +65,42 @@ func (c *candidate) why() string {
 	return w
 }
 
-// tried explains why no scenario answered req: every scenario, nearest
-// first (see nearer), at most journal.MaxListItems of them, and how many
-// more there were. The caller holds mu.
-func (rt *Runtime) tried(req *scenario.Request, key string) ([]journal.Tried, int) {
-	cands := make([]candidate, len(rt.queues))
+// offer is a scenario a request was offered, as it stood when no scenario
+// answered: its place, its value, and the replies its queue had left for
+// the request's conversation.
+type offer struct {
+	order int
+	s     scenario.Scenario
+	left  int
+}
+
+// offered takes what explaining a miss needs of the queues, so that the
+// explanation itself (every condition of every scenario against a request
+// that may hold thousands of messages) runs after mu is released and holds
+// up no other request. Scenarios are never changed in place, so the values
+// copied stay what they were. The caller holds mu.
+func (rt *Runtime) offered(key string) []offer {
+	out := make([]offer, len(rt.queues))
 	for i, q := range rt.queues {
 		p := q.position(key)
 		if p == nil {
 			p = &position{}
 		}
-		s := q.scenario
-		c := candidate{order: i, name: s.Name, replies: len(s.Replies), perConv: s.PerConversation}
-		c.expl = s.Match.Explain(req)
-		c.usedUp = c.expl.Matched() && p.left(s.Replies) == 0
+		out[i] = offer{order: i, s: *q.scenario, left: p.left(q.scenario.Replies)}
+	}
+	return out
+}
+
+// tried explains why no scenario answered req: every scenario offered,
+// nearest first (see nearer), at most journal.MaxListItems of them, and how
+// many more there were.
+func tried(req *scenario.Request, offers []offer) ([]journal.Tried, int) {
+	cands := make([]candidate, len(offers))
+	for i := range offers {
+		o := &offers[i]
+		c := candidate{order: o.order, name: o.s.Name, replies: len(o.s.Replies), perConv: o.s.PerConversation}
+		c.expl = o.s.Match.Explain(req)
+		c.usedUp = c.expl.Matched() && o.left == 0
 		cands[i] = c
 	}
 	slices.SortFunc(cands, nearer)
@@ -95,17 +117,17 @@ func (rt *Runtime) tried(req *scenario.Request, key string) ([]journal.Tried, in
 }
 
 // miss is the error of a request no scenario answered: its message names
-// the request and every scenario tried with why it passed, nearest first,
-// and its Tried carries the same list for the journal. The caller holds mu.
-func (rt *Runtime) miss(req *scenario.Request, key string) *apierr.Error {
+// the request and every scenario offered with why it passed, nearest first,
+// and its Tried carries the same list for the journal.
+func miss(req *scenario.Request, offers []offer) *apierr.Error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "No scenario answers %s for model %q with last user message %q (conversation %s, turn %d).",
 		req.Endpoint, req.Model, req.LastUserText(), req.Conversation, req.Turn)
-	if len(rt.queues) == 0 {
+	if len(offers) == 0 {
 		b.WriteString(" The session has no scenarios: script one, e.g. sess.Chat(name).Responds(text).")
 		return apierr.NoScenario(b.String())
 	}
-	tried, more := rt.tried(req, key)
+	tried, more := tried(req, offers)
 	b.WriteString(" Tried, nearest first:")
 	for i, t := range tried {
 		if i > 0 {

@@ -16,16 +16,27 @@ type Earlier struct {
 // carries (Reserve is ReserveAfter with nothing earlier): earlier's messages and user turns count as the request's own, for
 // its turn and its generation.
 func (rt *Runtime) ReserveAfter(req *scenario.Request, declared string, earlier Earlier) (*Reservation, *apierr.Error) {
+	res, offers, err := rt.reserveOrOffers(req, declared, earlier)
+	if res != nil || err != nil {
+		return res, err
+	}
+	// Explained outside mu: see offered.
+	return nil, miss(req, offers)
+}
+
+// reserveOrOffers is ReserveAfter's part under mu: the reservation, or what
+// explaining the miss needs, or the error of a retired runtime.
+func (rt *Runtime) reserveOrOffers(req *scenario.Request, declared string, earlier Earlier) (*Reservation, []offer, *apierr.Error) {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	if rt.retired {
-		return nil, apierr.RequestSuperseded()
+		return nil, nil, apierr.RequestSuperseded()
 	}
 	rt.earlier = earlier
 	defer func() { rt.earlier = Earlier{} }()
 	res, key := rt.reserve(req, declared)
 	if res == nil {
-		return nil, rt.miss(req, key)
+		return nil, rt.offered(key), nil
 	}
-	return res, nil
+	return res, nil, nil
 }
