@@ -53,6 +53,9 @@ func nearer(a, b candidate) int {
 // semicolons (the error message separates scenarios with them).
 func (c *candidate) why() string {
 	if c.usedUp {
+		if c.replies == 0 {
+			return "no replies left: its replies were cleared"
+		}
 		if c.perConv {
 			return fmt.Sprintf("all %d replies used in this conversation", c.replies)
 		}

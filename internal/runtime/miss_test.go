@@ -104,3 +104,15 @@ func TestAssertionsUnusedIsBounded(t *testing.T) {
 	assert.Equal(t, journal.MaxListItems+3, r.UnusedReplies["many"])
 	assert.Equal(t, journal.MaxListItems-1, r.Unused[len(r.Unused)-1].Index)
 }
+
+// A scenario whose replies were all cleared before any was used says so,
+// rather than that its 0 replies were used.
+func TestMissNamesAClearedScenario(t *testing.T) {
+	rt := New(Settings{JournalCapacity: 10, JournalMaxBytes: 1 << 20, Scenarios: []scenario.Scenario{
+		{Name: "cleared", Replies: []scenario.Reply{{Text: "c"}}},
+	}})
+	require.True(t, rt.ClearReplies("cleared"))
+	_, err := rt.Reserve(helloRequest(), "")
+	require.NotNil(t, err)
+	assert.Equal(t, []journal.Tried{{Scenario: "cleared", Why: "no replies left: its replies were cleared"}}, err.Tried)
+}
