@@ -2,7 +2,6 @@ package llmtest
 
 import (
 	"bufio"
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -105,13 +104,13 @@ func writeJournalArtifact(path string, header JournalArtifactHeader, entries []j
 // a file of another kind or of a version it does not know.
 func ReadJournalArtifact(r io.Reader) (JournalArtifactHeader, []journal.Entry, error) {
 	var header JournalArtifactHeader
-	sc := bufio.NewScanner(r)
-	// An entry holds at most a 1 MiB body and a few bounded texts.
-	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
-	if !sc.Scan() {
-		return header, nil, errors.Join(errors.New("llmtest: journal artifact: no header"), sc.Err())
-	}
-	if err := json.Unmarshal(sc.Bytes(), &header); err != nil {
+	// A decoder, not a line scanner: it reads an entry of any size, where a
+	// scanner's buffer bounds a line.
+	dec := json.NewDecoder(r)
+	if err := dec.Decode(&header); err != nil {
+		if errors.Is(err, io.EOF) {
+			return header, nil, errors.New("llmtest: journal artifact: no header")
+		}
 		return header, nil, fmt.Errorf("llmtest: journal artifact header: %w", err)
 	}
 	if header.Kind != JournalArtifactKind || header.Version != JournalArtifactVersion {
@@ -119,20 +118,17 @@ func ReadJournalArtifact(r io.Reader) (JournalArtifactHeader, []journal.Entry, e
 			header.Kind, header.Version, JournalArtifactKind, JournalArtifactVersion)
 	}
 	var entries []journal.Entry
-	for line := 2; sc.Scan(); line++ {
-		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
-			continue
-		}
+	for {
 		var e journal.Entry
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			return header, entries, fmt.Errorf("llmtest: journal artifact line %d: %w", line, err)
+		err := dec.Decode(&e)
+		if errors.Is(err, io.EOF) {
+			return header, entries, nil
+		}
+		if err != nil {
+			return header, entries, fmt.Errorf("llmtest: journal artifact entry %d: %w", len(entries)+1, err)
 		}
 		entries = append(entries, e)
 	}
-	if err := sc.Err(); err != nil {
-		return header, entries, fmt.Errorf("llmtest: journal artifact: %w", err)
-	}
-	return header, entries, nil
 }
 
 // maxFileNameBytes bounds the names safeFileName makes, well under the
