@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/llmtestserver/llmtestserver/journal"
 	"github.com/llmtestserver/llmtestserver/llmtest"
@@ -29,22 +28,18 @@ func failedSession(t *testing.T, srv *llmtest.Server, name string, failed bool, 
 	return fake, sess, sess.Journal().Entries()
 }
 
-// comparable returns entries with their times apart, checked against
-// want's to the precision their JSON keeps, so that the rest compares
-// with require.Equal.
-func comparable(t *testing.T, want, got []journal.Entry) ([]journal.Entry, []journal.Entry) {
+// timesApart checks got's times against want's (a time read back from JSON
+// has no monotonic reading, so it is compared with Equal) and returns both
+// without their times, for require.Equal to compare the rest.
+func timesApart(t *testing.T, want, got []journal.Entry) ([]journal.Entry, []journal.Entry) {
 	t.Helper()
 	require.Len(t, got, len(want))
-	w, g := append([]journal.Entry(nil), want...), append([]journal.Entry(nil), got...)
-	for i := range w {
-		assert.True(t, w[i].Time.Equal(g[i].Time), "entry %d: time %v, want %v", i+1, g[i].Time, w[i].Time)
-		// Durations travel as float milliseconds: a nanosecond may be lost.
-		assert.InDelta(t, w[i].Duration, g[i].Duration, float64(time.Microsecond), "entry %d: duration", i+1)
-		assert.InDelta(t, w[i].FirstByte, g[i].FirstByte, float64(time.Microsecond), "entry %d: first byte", i+1)
-		w[i].Time, w[i].Duration, w[i].FirstByte = time.Time{}, 0, 0
-		g[i].Time, g[i].Duration, g[i].FirstByte = time.Time{}, 0, 0
+	for i := range want {
+		assert.True(t, want[i].Time.Equal(got[i].Time), "entry %d: time %v, want %v", i+1, got[i].Time, want[i].Time)
+		assert.Equal(t, want[i].Duration, got[i].Duration, "entry %d: duration", i+1)
+		assert.Equal(t, want[i].FirstByte, got[i].FirstByte, "entry %d: first byte", i+1)
 	}
-	return w, g
+	return journal.WithoutTimes(want), journal.WithoutTimes(got)
 }
 
 // A failed test's session leaves its journal in the artifacts directory,
@@ -76,14 +71,14 @@ func TestArtifactsWrittenForFailedTest(t *testing.T) {
 		require.NoError(t, json.Unmarshal([]byte(line), &e))
 		decoded = append(decoded, e)
 	}
-	want, got := comparable(t, entries, decoded)
+	want, got := timesApart(t, entries, decoded)
 	require.Equal(t, want, got)
 
 	h, read, err := llmtest.ReadJournalArtifact(bytes.NewReader(raw))
 	require.NoError(t, err)
 	assert.Equal(t, llmtest.JournalArtifactHeader{Version: llmtest.JournalArtifactVersion,
 		Kind: llmtest.JournalArtifactKind, Test: "TestAgent/plans a trip", Session: sess.ID()}, h)
-	want, got = comparable(t, entries, read)
+	want, got = timesApart(t, entries, read)
 	require.Equal(t, want, got)
 }
 

@@ -128,7 +128,7 @@ func TestForkIsolationUnderConcurrentMutation(t *testing.T) {
 	require.Equal(t, []string{"greeting", "follow", "plan"}, scenarioNames(fork))
 	require.Equal(t, 6, fork.Journal().Len(), "the fork's journal holds its own requests only")
 	for _, e := range fork.Journal().Entries() {
-		require.NotContains(t, e.UserText, "parent")
+		require.NotContains(t, e.ReplyText, "parent", "a reply the parent scripted after the fork answered the fork")
 	}
 
 	// And the fork's changes stay in the fork.
