@@ -160,9 +160,12 @@ const (
 	maxTextBytes = 8 << 10
 	maxNameBytes = 512
 	maxListItems = 128
-	// maxBodyBytes bounds Body whatever the session's journal body bound.
-	maxBodyBytes = 1 << 20
+	maxBodyBytes = MaxBodyBytes
 )
+
+// MaxBodyBytes bounds Entry.Body whatever the session's journal body bound:
+// the largest journal.max_body_bytes a session may set.
+const MaxBodyBytes = 1 << 20
 
 // Sizes of what an entry keeps besides the bytes of its strings.
 var (

@@ -61,10 +61,14 @@ type Client struct {
 	RetryCount int `json:"retry_count,omitempty"`
 }
 
-// Tried is one scenario a request no scenario answered was offered to.
+// Tried explains a miss for one scenario: when no scenario answered a
+// request, each of the session's scenarios is listed with why it passed
+// the request over.
 type Tried struct {
+	// Scenario names the scenario.
 	Scenario string `json:"scenario"`
-	// Why says why the scenario passed over the request.
+	// Why says why the scenario passed over the request: the conditions
+	// of its match the request fails, or that its replies are used up.
 	Why string `json:"why"`
 }
 

@@ -1,12 +1,17 @@
 package session
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/llmtestserver/llmtestserver/journal"
+)
 
 // A body kept whole up to 16 KiB shows a typical request; the journal
-// keeps at most 1 MiB of any body whatever the setting (its maxBodyBytes).
+// keeps at most journal.MaxBodyBytes (1 MiB) of any body, the most the
+// setting may say.
 const (
 	defaultJournalBodyBytes = 16 << 10
-	maxJournalBodyBytes     = 1 << 20
+	maxJournalBodyBytes     = journal.MaxBodyBytes
 )
 
 // maxRedactHeaders bounds journal.redact_headers: a session names a few
