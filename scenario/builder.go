@@ -153,9 +153,9 @@ func (b *Builder) Hangs() *Builder { return b.Reply(Hang()) }
 
 // Reply queues replies as they are, each with its ScriptedAt set to the
 // test's line that called the builder (see callSite) unless the reply
-// names its own, as a test's helper that scripts from a table may. It panics if a reply
-// is invalid, such as tool-call arguments that are not JSON: that is a
-// mistake in the test, reported where it was made.
+// names its own, as a test's helper that scripts from a table may. It
+// panics if a reply is invalid, such as tool-call arguments that are not
+// JSON: that is a mistake in the test, reported where it was made.
 func (b *Builder) Reply(replies ...Reply) *Builder {
 	if len(replies) == 0 {
 		return b
