@@ -100,7 +100,7 @@ func TestEntryJSONRoundTrip(t *testing.T) {
 			ResponseFormat: "json_schema:x", Temperature: &temperature, MaxOutputTokens: 9, IncludeUsage: true,
 			Metadata: map[string]string{"k": "v"}, User: "u", PreviousResponseID: "resp_1", ConversationID: "conv_1"},
 		Body: `{"x":"é`, BodyBytes: 99, Headers: map[string]string{"authorization": journal.Redacted},
-		Client: journal.Client{UserAgent: "ua", Stainless: map[string]string{"lang": "go"}, RetryCount: 2},
+		Client:  journal.Client{UserAgent: "ua", Stainless: map[string]string{"lang": "go"}, RetryCount: 2},
 		Refusal: "no", JSON: true, ResponseID: "chatcmpl-1", Scenario: "s", ReplyIndex: 2, ScriptedAt: "x_test.go:3",
 		Tried: []journal.Tried{{Scenario: "s", Why: "all 1 replies used"}}, ErrorCode: "c", ErrorMessage: "m", Chunks: 4}
 	roundTrip(t, full)
