@@ -265,15 +265,19 @@ func name(s string) string { return clip(s, maxNameBytes) }
 
 // clip returns a copy of at most limit bytes of s, cut without splitting a
 // UTF-8 sequence. It always copies: a substring would keep all of s alive.
-func clip(s string, limit int) string {
+func clip(s string, limit int) string { return strings.Clone(cut(s, limit)) }
+
+// cut returns at most limit bytes of s, cut without splitting a UTF-8
+// sequence: a substring of s.
+func cut(s string, limit int) string {
 	if len(s) > limit {
-		cut := limit
-		for cut > 0 && s[cut]&0xC0 == 0x80 {
-			cut--
+		at := limit
+		for at > 0 && s[at]&0xC0 == 0x80 {
+			at--
 		}
-		s = s[:cut]
+		s = s[:at]
 	}
-	return strings.Clone(s)
+	return s
 }
 
 // entryJSON is the wire form of Entry served by GET /admin-api/journal.

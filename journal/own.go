@@ -82,19 +82,32 @@ func ownFloat(f *float64) *float64 {
 // ownMap copies at most maxListItems entries of m, keys clipped as names
 // and values as texts: of a larger map, those with the first keys in
 // sorted order, so that the same request is always journaled the same.
+// The copies share one allocation, made to measure: a request's dozen
+// headers cost one instead of two dozen.
 func ownMap(m map[string]string) map[string]string {
 	if len(m) == 0 {
 		return nil
 	}
-	out := make(map[string]string, min(len(m), maxListItems))
-	if len(m) <= maxListItems {
-		for k, v := range m {
-			out[name(k)] = text(v)
-		}
-		return out
+	keys := maps.Keys(m)
+	if len(m) > maxListItems {
+		keys = slices.Values(slices.Sorted(keys)[:maxListItems])
 	}
-	for _, k := range slices.Sorted(maps.Keys(m))[:maxListItems] {
-		out[name(k)] = text(m[k])
+	n := 0
+	for k := range keys {
+		n += len(cut(k, maxNameBytes)) + len(cut(m[k], maxTextBytes))
+	}
+	buf := make([]byte, 0, n)
+	carve := func(s string) string {
+		if s == "" {
+			return ""
+		}
+		start := len(buf)
+		buf = append(buf, s...)
+		return unsafe.String(&buf[start], len(s))
+	}
+	out := make(map[string]string, min(len(m), maxListItems))
+	for k := range keys {
+		out[carve(cut(k, maxNameBytes))] = carve(cut(m[k], maxTextBytes))
 	}
 	return out
 }

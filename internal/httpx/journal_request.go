@@ -124,6 +124,29 @@ var unjournaledHeaders = map[string]bool{
 	strings.ToLower(HeaderSession): true,
 }
 
+// commonLower holds the lowercase names of the headers SDKs send on every
+// request, by their canonical form, so that journaling them allocates no
+// new name.
+var commonLower = func() map[string]string {
+	m := map[string]string{}
+	for _, n := range []string{"Accept", "Accept-Encoding", "Authorization", "Content-Type", "User-Agent", "Api-Key",
+		"X-Api-Key", "Idempotency-Key", "Anthropic-Version", "Anthropic-Beta", "X-Stainless-Arch", "X-Stainless-Lang",
+		"X-Stainless-Os", "X-Stainless-Package-Version", "X-Stainless-Retry-Count", "X-Stainless-Runtime",
+		"X-Stainless-Runtime-Version", "X-Stainless-Timeout", "X-Stainless-Helper-Method", HeaderSession,
+		HeaderSessionKey, HeaderConversation} {
+		m[http.CanonicalHeaderKey(n)] = strings.ToLower(n)
+	}
+	return m
+}()
+
+// lowerName is name in lowercase.
+func lowerName(name string) string {
+	if l, ok := commonLower[name]; ok {
+		return l
+	}
+	return strings.ToLower(name)
+}
+
 // journalHeaders returns h by lowercase name, the values of a name joined
 // with ", ", without hop-by-hop headers (those Connection names too) and
 // Content-Length, with the credentials and the headers the session names
@@ -142,7 +165,7 @@ func journalHeaders(h http.Header, redact []string) map[string]string {
 	}
 	out := make(map[string]string, len(h))
 	for k, vs := range h {
-		name := strings.ToLower(k)
+		name := lowerName(k)
 		if unjournaledHeaders[name] || containsFold(hop, name) {
 			continue
 		}
