@@ -29,26 +29,14 @@ func reportProblems(id string, r *journal.Report) []string {
 		msgs = append(msgs, b.String())
 	}
 	if r.SchemaMismatchTotal > 0 {
-		var b strings.Builder
-		fmt.Fprintf(&b, "llmtest: session %s: %d structured output(s) failed the request's schema, want 0", id, r.SchemaMismatchTotal)
-		for i := range r.SchemaMismatches {
-			e := &r.SchemaMismatches[i]
-			fmt.Fprintf(&b, "\n\t#%d %s %s%s", e.Seq, e.Method, e.Path, answeredBy(e))
-			writeLines(&b, "\t\t", e.SchemaErrors)
-		}
-		writeEvicted(&b, r.SchemaMismatchTotal-len(r.SchemaMismatches))
-		msgs = append(msgs, b.String())
+		msgs = append(msgs, describeAnswered(
+			fmt.Sprintf("llmtest: session %s: %d structured output(s) failed the request's schema, want 0", id, r.SchemaMismatchTotal),
+			r.SchemaMismatches, r.SchemaMismatchTotal, func(e *journal.Entry) []string { return e.SchemaErrors }))
 	}
 	if r.ContradictionTotal > 0 {
-		var b strings.Builder
-		fmt.Fprintf(&b, "llmtest: session %s: %d reply(ies) contradict their request, which the real model could not answer so, want 0", id, r.ContradictionTotal)
-		for i := range r.Contradictions {
-			e := &r.Contradictions[i]
-			fmt.Fprintf(&b, "\n\t#%d %s %s%s", e.Seq, e.Method, e.Path, answeredBy(e))
-			writeLines(&b, "\t\t", e.Contradictions)
-		}
-		writeEvicted(&b, r.ContradictionTotal-len(r.Contradictions))
-		msgs = append(msgs, b.String())
+		msgs = append(msgs, describeAnswered(
+			fmt.Sprintf("llmtest: session %s: %d reply(ies) contradict their request, which the real model could not answer so, want 0", id, r.ContradictionTotal),
+			r.Contradictions, r.ContradictionTotal, func(e *journal.Entry) []string { return e.Contradictions }))
 	}
 	if len(r.UnusedReplies) > 0 {
 		var b strings.Builder
@@ -137,6 +125,21 @@ func describeCounts(counts map[string]int, format, sep string) string {
 		parts[i] = fmt.Sprintf(format, k, counts[k])
 	}
 	return strings.Join(parts, sep)
+}
+
+// describeAnswered is a problem with answered requests: header, then each
+// kept entry with the reply that answered it and the entry's problems
+// (problems), then how many entries were evicted of total.
+func describeAnswered(header string, entries []journal.Entry, total int, problems func(*journal.Entry) []string) string {
+	var b strings.Builder
+	b.WriteString(header)
+	for i := range entries {
+		e := &entries[i]
+		fmt.Fprintf(&b, "\n\t#%d %s %s%s", e.Seq, e.Method, e.Path, answeredBy(e))
+		writeLines(&b, "\t\t", problems(e))
+	}
+	writeEvicted(&b, total-len(entries))
+	return b.String()
 }
 
 // describeFaults renders fault counts as "drop 2, hang 1".
