@@ -21,6 +21,7 @@ func (m *Manager) clearReplies(id, name string) {
 	if !ok || !e.session.rt.ClearReplies(name) {
 		return
 	}
+	e.gen++
 	cfg := e.cfg
 	cfg.Scenarios = e.session.rt.Settings().Scenarios
 	size, reservation := cfg.Size(), cfg.Reservation()

@@ -68,48 +68,77 @@ func (s *Session) Fork(opts ...ForkOption) (*Session, error) {
 	return s.m.fork(s, fs)
 }
 
-// fork makes the fork of parent. The copy is taken under the manager's read
-// lock, which every change of configuration and scenarios takes for
-// writing, so the configuration it prices is the one the runtime holds.
+// fork makes the fork of parent. The runtime is copied outside the
+// manager's lock, so that a large copy holds up no other session's
+// request; the copy is kept when no change of configuration or scenarios
+// (each made under the lock, counted by entry.gen) came between reading
+// the configuration and copying the runtime, and made again otherwise.
 func (m *Manager) fork(parent *Session, fs forkSettings) (*Session, error) {
-	m.mu.RLock()
-	e, ok := m.sessions[parent.id]
-	switch {
-	case m.closed:
-		m.mu.RUnlock()
-		return nil, ErrClosed
-	case !ok || e.session != parent:
-		m.mu.RUnlock()
-		return nil, ErrNotFound
-	}
-	cfg := e.cfg.clone()
-	if cfg.IDSeed != nil {
-		name := fs.name
-		if name == "" {
-			name = fmt.Sprintf("fork %d", e.forks.Add(1))
+	name := fs.name
+	for attempt := 1; ; attempt++ {
+		m.mu.RLock()
+		e, ok := m.sessions[parent.id]
+		switch {
+		case m.closed:
+			m.mu.RUnlock()
+			return nil, ErrClosed
+		case !ok || e.session != parent:
+			m.mu.RUnlock()
+			return nil, ErrNotFound
 		}
-		seed := forkSeed(*cfg.IDSeed, name)
-		cfg.IDSeed = &seed
+		cfg, gen, reservation := e.cfg.clone(), e.gen, e.reservation
+		// A parent scripted without pause would keep a copy made outside
+		// the lock from ever matching: the last attempt copies under it.
+		locked := attempt == maxForkAttempts
+		if !locked {
+			m.mu.RUnlock()
+			beforeForkCopy()
+		}
+		if cfg.IDSeed != nil {
+			if name == "" {
+				name = fmt.Sprintf("fork %d", e.forks.Add(1))
+			}
+			seed := forkSeed(*cfg.IDSeed, name)
+			cfg.IDSeed = &seed
+		}
+		rt, ok := parent.rt.Clone(cfg.IDSeed)
+		same := true
+		if locked {
+			m.mu.RUnlock()
+		} else {
+			m.mu.RLock()
+			same = m.sessions[parent.id] == e && e.gen == gen
+			m.mu.RUnlock()
+		}
+		if !ok {
+			return nil, ErrNotFound // retired meanwhile: deleted
+		}
+		if !same {
+			rt.Retire() // configured or scripted meanwhile: copy again
+			continue
+		}
+		cfg.Scenarios = rt.Settings().Scenarios
+		size := cfg.Size()
+		if err := m.checkSizeOf(size); err != nil {
+			rt.Retire()
+			return nil, err
+		}
+		s := &Session{m: m, id: newID(), key: newKey(), rt: rt}
+		if err := m.enter(&entry{session: s, cfg: cfg.withoutScenarios(), size: size, reservation: reservation}); err != nil {
+			rt.Retire()
+			return nil, err
+		}
+		return s, nil
 	}
-	reservation := e.reservation
-	rt, ok := parent.rt.Clone(cfg.IDSeed)
-	m.mu.RUnlock()
-	if !ok {
-		return nil, ErrNotFound // retired between the lookup and the copy: deleted
-	}
-	cfg.Scenarios = rt.Settings().Scenarios
-	size := cfg.Size()
-	if err := m.checkSizeOf(size); err != nil {
-		rt.Retire()
-		return nil, err
-	}
-	s := &Session{m: m, id: newID(), key: newKey(), rt: rt}
-	if err := m.enter(&entry{session: s, cfg: cfg.withoutScenarios(), size: size, reservation: reservation}); err != nil {
-		rt.Retire()
-		return nil, err
-	}
-	return s, nil
 }
+
+// beforeForkCopy runs between reading a parent's configuration and copying
+// its runtime outside the lock; a test makes a change land there.
+var beforeForkCopy = func() {}
+
+// maxForkAttempts is how often fork copies a runtime outside the manager's
+// lock, in vain, before it copies under the lock.
+const maxForkAttempts = 3
 
 // forkSeed derives the ID seed of a fork called name from its parent's
 // seed: a hash of the two, stable across runs and platforms, that is never

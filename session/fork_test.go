@@ -5,6 +5,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/llmtestserver/llmtestserver/scenario"
@@ -111,4 +112,32 @@ func TestForkRacesWithDelete(t *testing.T) {
 	m.Close()
 	_, err = (&Session{m: m, id: "sess_gone"}).Fork()
 	require.ErrorIs(t, err, ErrClosed)
+}
+
+// A parent configured between the fork's read of its configuration and
+// the copy of its runtime is copied again: the fork's configuration is
+// always the one its runtime runs. (Not parallel: it sets beforeForkCopy.)
+func TestForkCopiesAgainWhenTheParentChangesMeanwhile(t *testing.T) {
+	m, err := NewManager(ManagerConfig{})
+	require.NoError(t, err)
+	defer m.Close()
+	parent, err := m.Create(RequireBearerToken("before"))
+	require.NoError(t, err)
+	copies := 0
+	beforeForkCopy = func() {
+		copies++
+		if copies == 1 {
+			require.NoError(t, parent.Configure(RequireBearerToken("after")))
+		}
+	}
+	defer func() { beforeForkCopy = func() {} }()
+	fork, err := parent.Fork()
+	require.NoError(t, err)
+	defer fork.Close()
+	assert.Equal(t, 2, copies, "the copy made across the change is made again")
+	cfg, err := fork.Config()
+	require.NoError(t, err)
+	assert.Equal(t, "after", cfg.BearerToken)
+	assert.Equal(t, "after", fork.rt.Settings().BearerToken)
+	requirePricedExactly(t, m, fork)
 }

@@ -106,6 +106,10 @@ type entry struct {
 	created     time.Time     // on the manager's clock
 	access      access        // the last access (see workingset.go)
 	forks       atomic.Uint64 // forks made of the session, for their ID seeds (see fork.go)
+	// gen counts the changes of configuration and scenarios, each made
+	// under the manager's lock, so that a fork copied outside it can tell
+	// whether its copy matches cfg (see fork.go).
+	gen uint64
 }
 
 // NewManager returns a manager with the given configuration, its zero
@@ -268,6 +272,7 @@ func (m *Manager) configure(id string, cfg Config) error {
 	}
 	m.reserved += reservation - e.reservation
 	e.cfg, e.size, e.reservation = cfg.withoutScenarios(), size, reservation
+	e.gen++
 	e.session.rt.Configure(cfg.settings())
 	return nil
 }

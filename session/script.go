@@ -114,6 +114,7 @@ func (m *Manager) script(id string, steps []scriptStep, apply func(*runtime.Runt
 		return fmt.Errorf("%w: the scenarios reserve %d bytes more, %d are free", ErrCapacityExceeded, cost, free)
 	}
 	apply(e.session.rt)
+	e.gen++
 	e.size += size
 	e.reservation += cost
 	m.reserved += cost
