@@ -225,10 +225,7 @@ func stringBytes(s string) int64 {
 // and copied, so that nothing of the request or the reply it came from stays
 // reachable through it, and every list clipped and copied likewise.
 func own(e Entry) Entry {
-	e.Provider, e.Method, e.Path, e.Model = name(e.Provider), name(e.Method), name(e.Path), name(e.Model)
-	e.UserText, e.ReplyText = text(e.UserText), text(e.ReplyText)
-	e.Scenario, e.ErrorCode, e.Conversation = name(e.Scenario), name(e.ErrorCode), name(e.Conversation)
-	e.PromptCacheKey, e.IdempotencyKey, e.Fault = name(e.PromptCacheKey), name(e.IdempotencyKey), name(e.Fault)
+	ownScalars(&e)
 	e.ToolResults = ownList(e.ToolResults, func(r ToolResult) ToolResult {
 		return ToolResult{CallID: name(r.CallID), Name: name(r.Name), Content: text(r.Content)}
 	})
@@ -238,13 +235,36 @@ func own(e Entry) Entry {
 	e.SchemaErrors = ownList(e.SchemaErrors, text)
 	e.Contradictions = ownList(e.Contradictions, text)
 	e.Ignored = ownList(e.Ignored, name)
-	e.APIVersion, e.Betas = name(e.APIVersion), ownList(e.Betas, name)
-	e.Endpoint, e.ResponseID, e.ScriptedAt = name(e.Endpoint), name(e.ResponseID), name(e.ScriptedAt)
-	e.Refusal, e.ErrorMessage = text(e.Refusal), text(e.ErrorMessage)
+	e.Betas = ownList(e.Betas, name)
 	e.Body = clip(e.Body, maxBodyBytes)
 	e.Request, e.Client, e.Headers = e.Request.own(), e.Client.own(), ownMap(e.Headers)
 	e.Tried = ownList(e.Tried, func(t Tried) Tried { return Tried{Scenario: name(t.Scenario), Why: text(t.Why)} })
 	return e
+}
+
+// ownScalars clips e's own string fields (names as names, texts as texts)
+// and copies them into one buffer made to measure, which they share: an
+// entry costs one allocation for them instead of one each.
+func ownScalars(e *Entry) {
+	names := [...]*string{&e.Provider, &e.Endpoint, &e.Method, &e.Path, &e.Model, &e.ResponseID, &e.Scenario,
+		&e.ScriptedAt, &e.ErrorCode, &e.Conversation, &e.PromptCacheKey, &e.APIVersion, &e.IdempotencyKey, &e.Fault}
+	texts := [...]*string{&e.UserText, &e.ReplyText, &e.Refusal, &e.ErrorMessage}
+	n := 0
+	for _, p := range names {
+		*p = cut(*p, maxNameBytes)
+		n += len(*p)
+	}
+	for _, p := range texts {
+		*p = cut(*p, maxTextBytes)
+		n += len(*p)
+	}
+	c := carver{buf: make([]byte, 0, n)}
+	for _, p := range names {
+		*p = c.carve(*p)
+	}
+	for _, p := range texts {
+		*p = c.carve(*p)
+	}
 }
 
 // ownList returns a new slice of at most maxListItems items of list, each

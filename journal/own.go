@@ -88,28 +88,45 @@ func ownMap(m map[string]string) map[string]string {
 	if len(m) == 0 {
 		return nil
 	}
-	keys := maps.Keys(m)
+	var keys []string // the keys kept of a map over the bound, sorted
 	if len(m) > maxListItems {
-		keys = slices.Values(slices.Sorted(keys)[:maxListItems])
+		keys = slices.Sorted(maps.Keys(m))[:maxListItems]
 	}
 	n := 0
-	for k := range keys {
-		n += len(cut(k, maxNameBytes)) + len(cut(m[k], maxTextBytes))
-	}
-	buf := make([]byte, 0, n)
-	carve := func(s string) string {
-		if s == "" {
-			return ""
+	if keys == nil {
+		for k, v := range m {
+			n += len(cut(k, maxNameBytes)) + len(cut(v, maxTextBytes))
 		}
-		start := len(buf)
-		buf = append(buf, s...)
-		return unsafe.String(&buf[start], len(s))
+	} else {
+		for _, k := range keys {
+			n += len(cut(k, maxNameBytes)) + len(cut(m[k], maxTextBytes))
+		}
 	}
+	c := carver{buf: make([]byte, 0, n)}
 	out := make(map[string]string, min(len(m), maxListItems))
-	for k := range keys {
-		out[carve(cut(k, maxNameBytes))] = carve(cut(m[k], maxTextBytes))
+	if keys == nil {
+		for k, v := range m {
+			out[c.carve(cut(k, maxNameBytes))] = c.carve(cut(v, maxTextBytes))
+		}
+	} else {
+		for _, k := range keys {
+			out[c.carve(cut(k, maxNameBytes))] = c.carve(cut(m[k], maxTextBytes))
+		}
 	}
 	return out
+}
+
+// carver copies strings into one buffer made to measure, which they share.
+type carver struct{ buf []byte }
+
+// carve returns a copy of s in c's buffer, which must have room for it.
+func (c *carver) carve(s string) string {
+	if s == "" {
+		return ""
+	}
+	start := len(c.buf)
+	c.buf = append(c.buf, s...)
+	return unsafe.String(&c.buf[start], len(s))
 }
 
 // mapBytes is what a map[string]string as ownMap makes costs on the heap:

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/llmtestserver/llmtestserver/internal/provider"
 	"github.com/llmtestserver/llmtestserver/internal/runtime"
@@ -84,7 +85,11 @@ func (c *bodyCapture) finish() {
 	if int64(len(c.prefix)) < c.entry.BodyBytes {
 		c.prefix = withoutPartialRune(c.prefix)
 	}
-	c.entry.Body = string(c.prefix)
+	// The prefix is never written again, and the journal copies what it
+	// keeps: the entry may read it in place.
+	if len(c.prefix) > 0 {
+		c.entry.Body = unsafe.String(&c.prefix[0], len(c.prefix))
+	}
 	c.prefix = nil
 }
 
