@@ -10,7 +10,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2"
 
 	"github.com/llmtestserver/llmtestserver/internal/leakcheck"
-	"github.com/llmtestserver/llmtestserver/llmtest"
+	"github.com/llmtestserver/llmtestserver/internal/sdkwarm"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
@@ -33,16 +33,11 @@ func TestMain(m *testing.M) {
 // of the llmtest package documentation, and internal/sdkwarm, which does
 // the same for openai-go.
 func warmOutsideBubbles() error {
-	srv, err := llmtest.New(llmtest.WithInMemory())
+	sess, done, err := sdkwarm.Session()
 	if err != nil {
 		return err
 	}
-	defer srv.Close()
-	sess, err := srv.OpenSession()
-	if err != nil {
-		return err
-	}
-	defer sess.Close()
+	defer done()
 	sess.Chat("warm").When(scenario.UserContains("hi")).Responds("warm").Repeat()
 	sess.Chat("refused").When(scenario.UserContains("refuse me")).
 		Reply(scenario.Reply{Error: &scenario.Error{Kind: scenario.ErrorRateLimit}})

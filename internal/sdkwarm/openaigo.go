@@ -11,22 +11,33 @@ import (
 
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
+	"github.com/llmtestserver/llmtestserver/session"
 )
+
+// Session opens a session on a new in-memory server, for a warm-up's
+// requests; done closes both.
+func Session() (sess *session.Session, done func(), err error) {
+	srv, err := llmtest.New(llmtest.WithInMemory())
+	if err != nil {
+		return nil, nil, err
+	}
+	sess, err = srv.OpenSession()
+	if err != nil {
+		srv.Close()
+		return nil, nil, err
+	}
+	return sess, func() { sess.Close(); srv.Close() }, nil
+}
 
 // OpenAIGo makes one request of each kind the package's tests make through
 // openai-go (chat and Responses, plain and streamed, embeddings, and an
 // error) against an in-memory server, and closes the server.
 func OpenAIGo() error {
-	srv, err := llmtest.New(llmtest.WithInMemory())
+	sess, done, err := Session()
 	if err != nil {
 		return err
 	}
-	defer srv.Close()
-	sess, err := srv.OpenSession()
-	if err != nil {
-		return err
-	}
-	defer sess.Close()
+	defer done()
 	sess.Chat("warm").When(scenario.UserContains("hi")).Responds("warm").Repeat()
 	client := openai.NewClient(option.WithBaseURL(sess.BaseURL()), option.WithAPIKey("k"),
 		option.WithHTTPClient(sess.HTTPClient()), option.WithMaxRetries(0))
