@@ -94,6 +94,22 @@ func TestValidateChatUnknownParameters(t *testing.T) {
 	assert.Equal(t, "ok", got.Choices[0].Message.Content)
 }
 
+// A chat answer's message sent back whole, as the openai Node and Python
+// SDKs' users append it (annotations, refusal and all), is accepted.
+func TestValidateChatAnswerSentBackWhole(t *testing.T) {
+	t.Parallel()
+	sess, client := validationSession(t)
+	sess.Chat("second").Responds("again")
+	got, err := client.Chat.Completions.New(t.Context(), userTurn("gpt-4.1-mini", "Hi"))
+	require.NoError(t, err)
+	message := got.Choices[0].Message.RawJSON()
+	require.Contains(t, message, `"annotations"`)
+	r := rawCall(t, sess.HTTPClient(), http.MethodPost, sess.BaseURL()+"/chat/completions",
+		`{"model":"gpt-4.1-mini","messages":[{"role":"user","content":"Hi"},`+message+`,{"role":"user","content":"More"}]}`,
+		selectorOf(sess)...)
+	assert.Equal(t, http.StatusOK, r.status, string(r.body))
+}
+
 // The Responses API refuses unknown fields at the top level and nested,
 // with code unknown_parameter and the field's path, and names the new
 // place of Chat Completions parameters it has moved.

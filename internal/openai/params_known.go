@@ -28,8 +28,11 @@ var chatParams = fieldSpec(
 	"web_search_options",
 ).with("messages", fieldSpec(
 	// One list for every role: fields of another role are the role
-	// checks' business, not an unknown parameter.
-	"audio", "content", "function_call", "name", "reasoning_content", "refusal", "role",
+	// checks' business, not an unknown parameter. annotations is on every
+	// answer's message, and users of the Node and Python SDKs send that
+	// message back whole; that the real API takes it is inferred from how
+	// common that is.
+	"annotations", "audio", "content", "function_call", "name", "reasoning_content", "refusal", "role",
 	"tool_call_id", "tool_calls",
 ).with("content", fieldSpec(
 	"file", "image_url", "input_audio", "prompt_cache_breakpoint", "refusal", "text", "type",
