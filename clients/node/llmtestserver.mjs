@@ -437,6 +437,9 @@ export async function startServer(options = {}) {
         child.removeAllListeners('error');
         child.removeAllListeners('exit');
         child.once('exit', () => process.off('exit', killOnExit));
+        // A failed kill is reported as an 'error' event, which would throw
+        // without a listener; close waits for 'exit' instead.
+        child.on('error', () => {});
         // Later output (a request log) is still read, so the pipe never
         // fills up and blocks the server, but not kept.
         child.stdout.off('data', onData);

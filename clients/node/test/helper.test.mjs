@@ -80,6 +80,7 @@ test('startServer passes a given management key, and close stops the process', a
 
 test('startServer fails clearly without a binary or with a bad flag', async () => {
   await assert.rejects(startServer({ env: {} }), /LLMTEST_BINARY/);
+  await assert.rejects(startServer({ binary: '/nonexistent/llmtestserver' }), /could not start: .*ENOENT/);
   await assert.rejects(startServer({ args: ['-no-such-flag'] }), /exited \(2\) before printing its URL; stderr: .*no-such-flag/);
 });
 
