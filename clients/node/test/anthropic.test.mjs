@@ -207,6 +207,41 @@ test('a scripted 429 is retried by the SDK, and the retry succeeds', async (t) =
   );
 });
 
+test('an overloaded error inside a stream reaches the caller, and thinking comes before the text', async (t) => {
+  const session = await newSession(t, {
+    scenarios: [{
+      name: 'moody',
+      replies: [
+        { text: 'half of it and more', error: { kind: 'overloaded', in_stream: true, after_events: 2 } },
+        { thinking: 'Let me think.', text: 'Done thinking.' },
+      ],
+    }],
+  });
+  const anthropic = new Anthropic(session.anthropic({ maxRetries: 0 }));
+  await assert.rejects(
+    anthropic.messages.stream({ model: MODEL, max_tokens: 256, messages: [{ role: 'user', content: 'Go' }] }).finalMessage(),
+    (err) => {
+      assert.ok(err instanceof Anthropic.APIError, `got ${err}`);
+      assert.match(err.message, /overloaded_error/);
+      return true;
+    },
+  );
+
+  const msg = await anthropic.messages.create({
+    model: MODEL,
+    max_tokens: 2048,
+    thinking: { type: 'enabled', budget_tokens: 1024 },
+    messages: [{ role: 'user', content: 'Think first' }],
+  });
+  assert.deepEqual(msg.content.map((b) => b.type), ['thinking', 'text']);
+  assert.equal(msg.content[0].thinking, 'Let me think.');
+  assert.ok(msg.content[0].signature, 'a thinking block carries a signature');
+  assert.equal(msg.content[1].text, 'Done thinking.');
+
+  const entries = await session.journal();
+  assert.deepEqual(entries.map((e) => [e.status, e.fault]), [[200, 'error_event'], [200, undefined]]);
+});
+
 test('count_tokens counts the prompt a message would send', async (t) => {
   const session = await newSession(t, { scenarios: [{ name: 'x', replies: [{ text: 'ok' }] }] });
   const anthropic = new Anthropic(session.anthropic());

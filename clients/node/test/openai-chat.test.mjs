@@ -133,6 +133,54 @@ test("the SDK's stream helper assembles a streamed tool call", async (t) => {
   assert.deepEqual(JSON.parse(choice.message.tool_calls[0].function.arguments), { city: 'Oslo' });
 });
 
+test('a structured output conforms to the json_schema the request gave', async (t) => {
+  const session = await newSession(t, {
+    scenarios: [{ name: 'json', match: { user_contains: 'as JSON' }, replies: [{ json: { city: 'Paris', temp: 21.5 } }] }],
+  });
+  const openai = new OpenAI(session.openai());
+  const res = await openai.chat.completions.create({
+    model: MODEL,
+    messages: [{ role: 'user', content: 'The weather as JSON' }],
+    response_format: {
+      type: 'json_schema',
+      json_schema: {
+        name: 'weather',
+        strict: true,
+        schema: {
+          type: 'object',
+          properties: { city: { type: 'string' }, temp: { type: 'number' } },
+          required: ['city', 'temp'],
+          additionalProperties: false,
+        },
+      },
+    },
+  });
+  assert.deepEqual(JSON.parse(res.choices[0].message.content), { city: 'Paris', temp: 21.5 });
+  const [entry] = await session.journal();
+  assert.equal(entry.json, true);
+  assert.equal(entry.schema_errors, undefined, 'the reply fits the schema');
+  assert.equal((await session.assertions()).schema_mismatch_total, 0);
+});
+
+test('an error inside a stream ends the iteration with an APIError after the first chunks', async (t) => {
+  const session = await newSession(t, {
+    scenarios: [{ name: 'broken', replies: [{ text: 'half of it and more', error: { kind: 'server', in_stream: true, after_events: 2 } }] }],
+  });
+  const openai = new OpenAI(session.openai({ maxRetries: 0 }));
+  const stream = await openai.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Go' }], stream: true });
+  let chunks = 0;
+  await assert.rejects(async () => {
+    for await (const chunk of stream) {
+      assert.equal(chunk.object, 'chat.completion.chunk');
+      chunks++;
+    }
+  }, (err) => err instanceof OpenAI.APIError);
+  assert.equal(chunks, 2);
+  const [entry] = await session.journal();
+  assert.equal(entry.status, 200, 'the stream had started');
+  assert.equal(entry.fault, 'error_event');
+});
+
 test('a tool loop: the tool call, its result sent back, the final answer', async (t) => {
   const session = await newSession(t, {
     scenarios: [

@@ -98,6 +98,40 @@ test('a streamed response chain gives the same answers', async (t) => {
   assert.equal(final.previous_response_id, completed.id);
 });
 
+test('a Responses tool loop: function_call, its function_call_output, the final answer', async (t) => {
+  const session = await newSession(t, {
+    scenarios: [
+      { name: 'call', match: { all: [{ tool_offered: 'get_weather' }, { not: { tool_result: 'get_weather' } }] },
+        replies: [{ tool_calls: [{ name: 'get_weather', arguments: '{"city":"Paris"}' }] }] },
+      { name: 'answer', match: { tool_result: 'get_weather' }, replies: [{ text: 'Sunny in Paris.' }] },
+    ],
+  });
+  const openai = new OpenAI(session.openai());
+  const tools = [{
+    type: 'function',
+    name: 'get_weather',
+    strict: true,
+    parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false },
+  }];
+  const first = await openai.responses.create({ model: MODEL, input: 'Weather in Paris?', tools });
+  const call = first.output.find((item) => item.type === 'function_call');
+  assert.ok(call, `no function_call in ${JSON.stringify(first.output)}`);
+  assert.equal(call.name, 'get_weather');
+  assert.deepEqual(JSON.parse(call.arguments), { city: 'Paris' });
+
+  const second = await openai.responses.create({
+    model: MODEL,
+    previous_response_id: first.id,
+    input: [{ type: 'function_call_output', call_id: call.call_id, output: 'sunny' }],
+    tools,
+  });
+  assert.equal(second.output_text, 'Sunny in Paris.');
+
+  const entries = await session.journal();
+  assert.deepEqual(entries.map((e) => e.scenario), ['call', 'answer']);
+  assert.deepEqual(entries[1].tool_results.map((r) => [r.call_id, r.content]), [[call.call_id, 'sunny']]);
+});
+
 test('embeddings are deterministic unit vectors of the asked dimensions', async (t) => {
   const session = await newSession(t);
   const openai = new OpenAI(session.openai());
