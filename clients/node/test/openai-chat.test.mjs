@@ -202,11 +202,10 @@ test('a tool loop: the tool call, its result sent back, the final answer', async
   const args = JSON.parse(call.function.arguments);
   assert.deepEqual(args, { city: 'Paris' });
 
-  // The assistant turn goes back as a request message: the response's own
-  // fields (annotations) are no request parameters, and the server refuses
-  // them as unknown, as the SDK's runTools knows (it strips them too).
-  const { role, content, tool_calls } = first.choices[0].message;
-  messages.push({ role, content, tool_calls }, { role: 'tool', tool_call_id: call.id, content: `sunny in ${args.city}` });
+  // The assistant turn goes back as the response gave it, annotations and
+  // refusal included, as the real API takes it.
+  assert.ok('annotations' in first.choices[0].message);
+  messages.push(first.choices[0].message, { role: 'tool', tool_call_id: call.id, content: `sunny in ${args.city}` });
   const second = await openai.chat.completions.create({ model: MODEL, messages, tools: [weatherTool] });
   assert.equal(second.choices[0].message.content, 'It is sunny in Paris.');
 
