@@ -56,7 +56,7 @@ func main() {
 		<-ctx.Done()
 		stop()
 	}()
-	err := run(ctx, os.Args[1:], os.LookupEnv, os.Stdout)
+	err := run(ctx, os.Args[1:], os.LookupEnv, os.Stdout, os.Stderr)
 	var usage *usageError
 	switch {
 	case err == nil:

@@ -56,11 +56,30 @@ func (w *lineWriter) next(t *testing.T) string {
 	}
 }
 
+// syncBuffer is a bytes.Buffer that a test reads while run writes to it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
 // instance is a run in progress.
 type instance struct {
 	url    string // from the "listening on" line
 	key    string // from the "management key" line, if printed
 	out    *lineWriter
+	logs   *syncBuffer // what run wrote to stderr
 	cancel context.CancelFunc
 	done   chan error
 }
@@ -78,9 +97,9 @@ func env(vars map[string]string) func(string) (string, bool) {
 func start(t *testing.T, args []string, vars map[string]string, wantKey bool) *instance {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	in := &instance{out: newLineWriter(), cancel: cancel, done: make(chan error, 1)}
+	in := &instance{out: newLineWriter(), logs: new(syncBuffer), cancel: cancel, done: make(chan error, 1)}
 	args = append([]string{"-addr", "127.0.0.1:0"}, args...)
-	go func() { in.done <- run(ctx, args, env(vars), in.out) }()
+	go func() { in.done <- run(ctx, args, env(vars), in.out, in.logs) }()
 	t.Cleanup(func() {
 		cancel()
 		<-in.done
@@ -362,7 +381,7 @@ func TestRunBadArguments(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			var out bytes.Buffer
-			err := run(context.Background(), args, env(nil), &out)
+			err := run(context.Background(), args, env(nil), &out, io.Discard)
 			var usage *usageError
 			if !errors.As(err, &usage) {
 				t.Errorf("run(%q) = %v, want a usage error", args, err)
@@ -382,7 +401,7 @@ func TestRunListenError(t *testing.T) {
 	}
 	defer ln.Close()
 	var out bytes.Buffer
-	err = run(context.Background(), []string{"-addr", ln.Addr().String()}, env(nil), &out)
+	err = run(context.Background(), []string{"-addr", ln.Addr().String()}, env(nil), &out, io.Discard)
 	var usage *usageError
 	if err == nil || errors.As(err, &usage) {
 		t.Errorf("run on a busy port = %v, want a listen error", err)
@@ -392,7 +411,7 @@ func TestRunListenError(t *testing.T) {
 func TestRunHelp(t *testing.T) {
 	t.Parallel()
 	var out bytes.Buffer
-	if err := run(context.Background(), []string{"-h"}, env(nil), &out); err != nil {
+	if err := run(context.Background(), []string{"-h"}, env(nil), &out, io.Discard); err != nil {
 		t.Fatalf("run(-h) = %v, want nil", err)
 	}
 	for _, want := range []string{"Usage: llmtestserver", "-addr", "-management-key", "-max-sessions", "-max-reserved-bytes", "-max-config-bytes"} {
