@@ -306,38 +306,34 @@ func TestRunBoundsFlags(t *testing.T) {
 	in.stop(t)
 }
 
-// TestRunShutdownEndsDelayedReplies checks that cancellation retires the
-// sessions before waiting for handlers: a reply scripted to arrive in an
-// hour ends at once with 409 llm_test_server_request_superseded.
-func TestRunShutdownEndsDelayedReplies(t *testing.T) {
-	t.Parallel()
-	in := start(t, []string{"-shutdown-timeout", "1m"}, nil, true)
-	sess := createSession(t, in.url, in.key,
-		`{"scenarios":[{"name":"slow","replies":[{"text":"too late","delay_ms":3600000}]}]}`)
+// result is how a request sent by sendInFlight ended.
+type result struct {
+	r   reply
+	err error
+}
 
-	// The server sends "100 Continue" when the handler starts reading the
-	// body, which it does after registering the request as in flight.
+// sendInFlight sends a POST and returns once the server has registered it
+// as in flight; its result comes on the channel. The server sends "100
+// Continue" when the handler starts reading the body, which it does after
+// registering the request as in flight.
+func sendInFlight(t *testing.T, url string, header http.Header, body string) <-chan result {
+	t.Helper()
 	inFlight := make(chan struct{})
 	ctx := httptrace.WithClientTrace(context.Background(), &httptrace.ClientTrace{
 		Got100Continue: func() { close(inFlight) },
 	})
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, in.url+"/v1/chat/completions", strings.NewReader(chatBody))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header = sess.header()
+	req.Header = header.Clone()
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Expect", "100-continue")
 	transport := http.DefaultTransport.(*http.Transport).Clone()
 	transport.ExpectContinueTimeout = time.Minute
-	defer transport.CloseIdleConnections()
-
-	type result struct {
-		r   reply
-		err error
-	}
 	results := make(chan result, 1)
 	go func() {
+		defer transport.CloseIdleConnections()
 		resp, err := transport.RoundTrip(req)
 		if err != nil {
 			results <- result{err: err}
@@ -354,7 +350,19 @@ func TestRunShutdownEndsDelayedReplies(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the server did not start reading the request within 10s")
 	}
+	return results
+}
 
+// TestRunShutdownEndsDelayedReplies checks that cancellation retires the
+// sessions before waiting for handlers: a reply scripted to arrive in an
+// hour ends at once with 409 llm_test_server_request_superseded.
+func TestRunShutdownEndsDelayedReplies(t *testing.T) {
+	t.Parallel()
+	in := start(t, []string{"-shutdown-timeout", "1m"}, nil, true)
+	sess := createSession(t, in.url, in.key,
+		`{"scenarios":[{"name":"slow","replies":[{"text":"too late","delay_ms":3600000}]}]}`)
+
+	results := sendInFlight(t, in.url+"/v1/chat/completions", sess.header(), chatBody)
 	in.stop(t)
 	res := <-results
 	if res.err != nil {
