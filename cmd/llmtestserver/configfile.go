@@ -22,7 +22,8 @@ const startupField = "startup"
 // settings that neither the command line nor the environment set (those
 // in origin), and its "startup" into s.startup. The file is one JSON
 // object: each setting under its flag's name with '_' for '-' (a string,
-// or a number for counts and sizes; durations as strings such as "5s"),
+// a number for counts and sizes, a boolean for a switch; durations as
+// strings such as "5s"),
 // and "startup". Unknown fields are refused, so that a misspelt setting is
 // an error rather than ignored.
 func applyConfigFile(fs *flag.FlagSet, s *settings, origin map[string]string) error {
@@ -82,8 +83,9 @@ func applyConfigFile(fs *flag.FlagSet, s *settings, origin map[string]string) er
 	return nil
 }
 
-// scalar returns the text of a JSON string or number, as a flag takes it;
-// ok is false for null.
+// scalar returns the text of a JSON string, number or boolean, as a flag
+// takes it (a boolean for a switch such as a later -dashboard); ok is false
+// for null.
 func scalar(raw json.RawMessage) (value string, ok bool, err error) {
 	var v any
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -98,8 +100,10 @@ func scalar(raw json.RawMessage) (value string, ok bool, err error) {
 		return v, true, nil
 	case json.Number:
 		return v.String(), true, nil
+	case bool:
+		return fmt.Sprint(v), true, nil
 	default:
-		return "", false, fmt.Errorf("want a string or a number, got %s", raw)
+		return "", false, fmt.Errorf("want a string, a number or a boolean, got %s", raw)
 	}
 }
 
