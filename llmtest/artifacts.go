@@ -1,14 +1,10 @@
 package llmtest
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -32,28 +28,17 @@ const EnvArtifactsDir = "LLMTEST_ARTIFACTS_DIR"
 // (JournalArtifactHeader), then one line per journal entry, oldest first,
 // each in journal.Entry's JSON (the form GET /admin-api/journal serves).
 // Fields may be added to either kind of line within a version; a change
-// that renames, removes or redefines one gets a new version.
-const JournalArtifactVersion = 1
+// that renames, removes or redefines one gets a new version. The format is
+// the journal package's (journal.ArtifactVersion), which the standalone
+// server also writes for the sessions it evicts.
+const JournalArtifactVersion = journal.ArtifactVersion
 
 // JournalArtifactKind is the header's "kind", which tells a journal
 // artifact apart from other JSON Lines files a CI job keeps.
-const JournalArtifactKind = "llmtest.journal"
+const JournalArtifactKind = journal.ArtifactKind
 
 // JournalArtifactHeader is the first line of a journal artifact.
-type JournalArtifactHeader struct {
-	// Version is JournalArtifactVersion.
-	Version int `json:"version"`
-	// Kind is JournalArtifactKind.
-	Kind string `json:"kind"`
-	// Test is the name of the test that failed, as t.Name() gives it.
-	Test string `json:"test"`
-	// Session is the session's ID.
-	Session string `json:"session"`
-	// Evicted counts the entries the journal had dropped to respect its
-	// bounds (session.WithJournal) before the first one written: the
-	// file starts with request Evicted+1.
-	Evicted uint64 `json:"evicted"`
-}
+type JournalArtifactHeader = journal.ArtifactHeader
 
 // writeArtifacts writes the journal of sess to the server's artifacts
 // directory when t has failed, as <dir>/<test name>/<session ID>.jsonl,
@@ -67,68 +52,25 @@ func (s *Server) writeArtifacts(t TB, sess *session.Session) {
 		return
 	}
 	entries := sess.Journal().Entries()
-	header := JournalArtifactHeader{Version: JournalArtifactVersion, Kind: JournalArtifactKind,
-		Test: t.Name(), Session: sess.ID(), Evicted: sess.Journal().Evicted()}
+	header := journal.NewArtifactHeader(sess.ID(), sess.Journal().Evicted())
+	header.Test = t.Name()
 	path := filepath.Join(s.artifactsDir, safeFileName(t.Name()), safeFileName(sess.ID())+".jsonl")
-	if err := writeJournalArtifact(path, header, entries); err != nil {
+	if err := journal.WriteArtifactFile(path, header, entries); err != nil {
 		t.Logf("llmtest: session %s: journal artifact not written: %v", sess.ID(), err)
 		return
 	}
 	t.Logf("llmtest: session %s: journal (%d entries) written to %s", sess.ID(), len(entries), path)
 }
 
-// writeJournalArtifact writes header and entries to path as JSON Lines,
-// creating its directories.
-func writeJournalArtifact(path string, header JournalArtifactHeader, entries []journal.Entry) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriter(f)
-	enc := json.NewEncoder(w) // one line per value
-	err = enc.Encode(header)
-	for i := 0; err == nil && i < len(entries); i++ {
-		err = enc.Encode(entries[i])
-	}
-	if err == nil {
-		err = w.Flush()
-	}
-	return errors.Join(err, f.Close())
-}
-
 // ReadJournalArtifact decodes a journal artifact, such as a CI job kept
 // from a failed test: its header and its entries, oldest first. It refuses
 // a file of another kind or of a version it does not know.
 func ReadJournalArtifact(r io.Reader) (JournalArtifactHeader, []journal.Entry, error) {
-	var header JournalArtifactHeader
-	// A decoder, not a line scanner: it reads an entry of any size, where a
-	// scanner's buffer bounds a line.
-	dec := json.NewDecoder(r)
-	if err := dec.Decode(&header); err != nil {
-		if errors.Is(err, io.EOF) {
-			return header, nil, errors.New("llmtest: journal artifact: no header")
-		}
-		return header, nil, fmt.Errorf("llmtest: journal artifact header: %w", err)
+	h, entries, err := journal.ReadArtifact(r)
+	if err != nil {
+		err = fmt.Errorf("llmtest: %w", err)
 	}
-	if header.Kind != JournalArtifactKind || header.Version != JournalArtifactVersion {
-		return header, nil, fmt.Errorf("llmtest: journal artifact: kind %q version %d, want kind %q version %d",
-			header.Kind, header.Version, JournalArtifactKind, JournalArtifactVersion)
-	}
-	var entries []journal.Entry
-	for {
-		var e journal.Entry
-		err := dec.Decode(&e)
-		if errors.Is(err, io.EOF) {
-			return header, entries, nil
-		}
-		if err != nil {
-			return header, entries, fmt.Errorf("llmtest: journal artifact entry %d: %w", len(entries)+1, err)
-		}
-		entries = append(entries, e)
-	}
+	return h, entries, err
 }
 
 // maxFileNameBytes bounds the names safeFileName makes, well under the

@@ -56,11 +56,30 @@ func (w *lineWriter) next(t *testing.T) string {
 	}
 }
 
+// syncBuffer is a bytes.Buffer that a test reads while run writes to it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
 // instance is a run in progress.
 type instance struct {
 	url    string // from the "listening on" line
 	key    string // from the "management key" line, if printed
 	out    *lineWriter
+	logs   *syncBuffer // what run wrote to stderr
 	cancel context.CancelFunc
 	done   chan error
 }
@@ -78,9 +97,9 @@ func env(vars map[string]string) func(string) (string, bool) {
 func start(t *testing.T, args []string, vars map[string]string, wantKey bool) *instance {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	in := &instance{out: newLineWriter(), cancel: cancel, done: make(chan error, 1)}
+	in := &instance{out: newLineWriter(), logs: new(syncBuffer), cancel: cancel, done: make(chan error, 1)}
 	args = append([]string{"-addr", "127.0.0.1:0"}, args...)
-	go func() { in.done <- run(ctx, args, env(vars), in.out) }()
+	go func() { in.done <- run(ctx, args, env(vars), in.out, in.logs) }()
 	t.Cleanup(func() {
 		cancel()
 		<-in.done
@@ -287,38 +306,34 @@ func TestRunBoundsFlags(t *testing.T) {
 	in.stop(t)
 }
 
-// TestRunShutdownEndsDelayedReplies checks that cancellation retires the
-// sessions before waiting for handlers: a reply scripted to arrive in an
-// hour ends at once with 409 llm_test_server_request_superseded.
-func TestRunShutdownEndsDelayedReplies(t *testing.T) {
-	t.Parallel()
-	in := start(t, []string{"-shutdown-timeout", "1m"}, nil, true)
-	sess := createSession(t, in.url, in.key,
-		`{"scenarios":[{"name":"slow","replies":[{"text":"too late","delay_ms":3600000}]}]}`)
+// result is how a request sent by sendInFlight ended.
+type result struct {
+	r   reply
+	err error
+}
 
-	// The server sends "100 Continue" when the handler starts reading the
-	// body, which it does after registering the request as in flight.
+// sendInFlight sends a POST and returns once the server has registered it
+// as in flight; its result comes on the channel. The server sends "100
+// Continue" when the handler starts reading the body, which it does after
+// registering the request as in flight.
+func sendInFlight(t *testing.T, url string, header http.Header, body string) <-chan result {
+	t.Helper()
 	inFlight := make(chan struct{})
 	ctx := httptrace.WithClientTrace(context.Background(), &httptrace.ClientTrace{
 		Got100Continue: func() { close(inFlight) },
 	})
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, in.url+"/v1/chat/completions", strings.NewReader(chatBody))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header = sess.header()
+	req.Header = header.Clone()
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Expect", "100-continue")
 	transport := http.DefaultTransport.(*http.Transport).Clone()
 	transport.ExpectContinueTimeout = time.Minute
-	defer transport.CloseIdleConnections()
-
-	type result struct {
-		r   reply
-		err error
-	}
 	results := make(chan result, 1)
 	go func() {
+		defer transport.CloseIdleConnections()
 		resp, err := transport.RoundTrip(req)
 		if err != nil {
 			results <- result{err: err}
@@ -335,7 +350,19 @@ func TestRunShutdownEndsDelayedReplies(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the server did not start reading the request within 10s")
 	}
+	return results
+}
 
+// TestRunShutdownEndsDelayedReplies checks that cancellation retires the
+// sessions before waiting for handlers: a reply scripted to arrive in an
+// hour ends at once with 409 llm_test_server_request_superseded.
+func TestRunShutdownEndsDelayedReplies(t *testing.T) {
+	t.Parallel()
+	in := start(t, []string{"-shutdown-timeout", "1m"}, nil, true)
+	sess := createSession(t, in.url, in.key,
+		`{"scenarios":[{"name":"slow","replies":[{"text":"too late","delay_ms":3600000}]}]}`)
+
+	results := sendInFlight(t, in.url+"/v1/chat/completions", sess.header(), chatBody)
 	in.stop(t)
 	res := <-results
 	if res.err != nil {
@@ -362,7 +389,7 @@ func TestRunBadArguments(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			var out bytes.Buffer
-			err := run(context.Background(), args, env(nil), &out)
+			err := run(context.Background(), args, env(nil), &out, io.Discard)
 			var usage *usageError
 			if !errors.As(err, &usage) {
 				t.Errorf("run(%q) = %v, want a usage error", args, err)
@@ -382,7 +409,7 @@ func TestRunListenError(t *testing.T) {
 	}
 	defer ln.Close()
 	var out bytes.Buffer
-	err = run(context.Background(), []string{"-addr", ln.Addr().String()}, env(nil), &out)
+	err = run(context.Background(), []string{"-addr", ln.Addr().String()}, env(nil), &out, io.Discard)
 	var usage *usageError
 	if err == nil || errors.As(err, &usage) {
 		t.Errorf("run on a busy port = %v, want a listen error", err)
@@ -392,7 +419,7 @@ func TestRunListenError(t *testing.T) {
 func TestRunHelp(t *testing.T) {
 	t.Parallel()
 	var out bytes.Buffer
-	if err := run(context.Background(), []string{"-h"}, env(nil), &out); err != nil {
+	if err := run(context.Background(), []string{"-h"}, env(nil), &out, io.Discard); err != nil {
 		t.Fatalf("run(-h) = %v, want nil", err)
 	}
 	for _, want := range []string{"Usage: llmtestserver", "-addr", "-management-key", "-max-sessions", "-max-reserved-bytes", "-max-config-bytes"} {

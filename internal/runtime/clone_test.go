@@ -22,6 +22,7 @@ var cloneHandling = map[string]string{
 	"queues":        "deep copy (queue.clone), pointing at the copied scenarios",
 	"retired":       "fresh: false (a retired runtime is not cloned)",
 	"inflight":      "fresh: empty",
+	"lastEnd":       "fresh: zero (a fork has served no request yet; its admission is its first use)",
 	"serial":        "fresh: 0, with the new ID sequence",
 	"ids":           "fresh: from the clone's ID seed",
 	"conversations": "copy",

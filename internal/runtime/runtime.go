@@ -94,6 +94,7 @@ type Runtime struct {
 	queues   []*queue             // guarded by mu; one per scenario, in order
 	retired  bool                 // guarded by mu
 	inflight map[*flight]struct{} // guarded by mu
+	lastEnd  time.Time            // guarded by mu; when the last request in flight ended (see idle.go)
 	serial   uint64               // guarded by mu; numbers requests
 	ids      idSequence           // guarded by mu; generates IDs and serials
 	// conversations tracks generations by conversation identity; guarded by mu.
@@ -217,6 +218,11 @@ func (rt *Runtime) Reset() {
 func (rt *Runtime) Retire() {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
+	rt.retireLocked()
+}
+
+// retireLocked is Retire with rt.mu held.
+func (rt *Runtime) retireLocked() {
 	rt.retired = true
 	rt.journal.Freeze()
 	for f := range rt.inflight {
@@ -246,8 +252,10 @@ func (rt *Runtime) Begin(parent context.Context, onRetire func()) (ctx context.C
 	}
 	rt.inflight[f] = struct{}{}
 	return ctx, func() {
+		now := rt.clock.Now()
 		rt.mu.Lock()
 		delete(rt.inflight, f)
+		rt.lastEnd = now
 		rt.mu.Unlock()
 		cancel(nil)
 	}, true
