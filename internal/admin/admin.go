@@ -75,6 +75,9 @@ type assertionsBody struct {
 	Unused []journal.UnusedReply `json:"unused"`
 	// Faults counts the fired faults by kind.
 	Faults map[string]int `json:"faults"`
+	// Explanation is the text llmtest.CheckAssertions prints for the
+	// report (journal.Report.Explanation), "" when it is clean.
+	Explanation string `json:"explanation"`
 }
 
 func (h *Handler) assertions(w http.ResponseWriter, _ *http.Request, c call) {
@@ -82,7 +85,7 @@ func (h *Handler) assertions(w http.ResponseWriter, _ *http.Request, c call) {
 	body := assertionsBody{Unmatched: r.Unmatched, UnmatchedTotal: r.UnmatchedTotal,
 		SchemaMismatches: r.SchemaMismatches, SchemaMismatchTotal: r.SchemaMismatchTotal,
 		Contradictions: r.Contradictions, ContradictionTotal: r.ContradictionTotal, UnusedReplies: r.UnusedReplies,
-		Unused: r.Unused, Faults: r.Faults}
+		Unused: r.Unused, Faults: r.Faults, Explanation: r.Explanation(reportName(c.sel))}
 	if body.Unused == nil {
 		body.Unused = []journal.UnusedReply{}
 	}
@@ -102,4 +105,13 @@ func (h *Handler) assertions(w http.ResponseWriter, _ *http.Request, c call) {
 		body.Faults = map[string]int{}
 	}
 	writeJSON(w, http.StatusOK, body)
+}
+
+// reportName names the selected runtime in the text of its report: the
+// session's ID, or "default" for the default runtime.
+func reportName(sel selected) string {
+	if sel.id == "" {
+		return "default"
+	}
+	return sel.id
 }
