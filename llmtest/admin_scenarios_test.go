@@ -344,7 +344,10 @@ func TestAdminAssertionsShape(t *testing.T) {
 		t.Fatalf("POST: %d %s", r.status, r.body)
 	}
 	r := rawCall(t, srv.Client(), http.MethodGet, sess.Endpoint()+"/admin-api/assertions", "", selectorOf(sess)...)
-	want := `{"unmatched":[],"unmatched_total":0,"schema_mismatches":[],"schema_mismatch_total":0,"contradictions":[],"contradiction_total":0,"unused_replies":{"bad-json":1,"spare":2},"unused":[{"scenario":"bad-json","index":0},{"scenario":"spare","index":0},{"scenario":"spare","index":1}],"faults":{}}`
+	want := `{"unmatched":[],"unmatched_total":0,"schema_mismatches":[],"schema_mismatch_total":0,"contradictions":[],"contradiction_total":0,"unused_replies":{"bad-json":1,"spare":2},"unused":[{"scenario":"bad-json","index":0},{"scenario":"spare","index":0},{"scenario":"spare","index":1}],"faults":{}`
+	fresh := sess.Assertions()
+	explanation, _ := json.Marshal(fresh.Explanation(sess.ID()))
+	want += `,"explanation":` + string(explanation) + `}`
 	if r.status != http.StatusOK || string(r.body) != want {
 		t.Errorf("fresh assertions: %d %s, want %s", r.status, r.body, want)
 	}
@@ -369,6 +372,7 @@ func TestAdminAssertionsShape(t *testing.T) {
 		UnusedReplies       map[string]int        `json:"unused_replies"`
 		Unused              []journal.UnusedReply `json:"unused"`
 		Faults              map[string]int        `json:"faults"`
+		Explanation         string                `json:"explanation"`
 	}
 	dec := json.NewDecoder(strings.NewReader(string(r.body)))
 	dec.DisallowUnknownFields()
@@ -389,6 +393,11 @@ func TestAdminAssertionsShape(t *testing.T) {
 	if a := sess.Assertions(); a.UnmatchedTotal != body.UnmatchedTotal || a.SchemaMismatchTotal != body.SchemaMismatchTotal ||
 		!reflect.DeepEqual(a.UnusedReplies, body.UnusedReplies) {
 		t.Errorf("Session.Assertions = %+v, differs from the HTTP report", a)
+	}
+	// The explanation is the text CheckAssertions prints.
+	if a := sess.Assertions(); body.Explanation != a.Explanation(sess.ID()) ||
+		!strings.Contains(body.Explanation, "1 request(s) matched no scenario") {
+		t.Errorf("explanation = %q, want CheckAssertions' text", body.Explanation)
 	}
 }
 

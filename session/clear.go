@@ -46,3 +46,42 @@ func answering(scenarios []scenario.Scenario) []scenario.Scenario {
 	}
 	return scenarios
 }
+
+// clearScenarios drops the replies left of session id's scenario name (the
+// default runtime's when id is ""), or of all its scenarios when name is
+// "", and prices the configuration again. It reports whether a scenario
+// of that name exists; nothing changes when none does.
+func (m *Manager) clearScenarios(id, name string) (bool, error) {
+	if id != "" {
+		m.mu.RLock()
+		e, ok := m.sessions[id]
+		m.mu.RUnlock()
+		if !ok {
+			return false, ErrNotFound
+		}
+		names := scenarioNames(e.session.rt.Settings().Scenarios, name)
+		for _, n := range names {
+			m.clearReplies(id, n)
+		}
+		return len(names) > 0 || name == "", nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	names := scenarioNames(m.fallback.Settings().Scenarios, name)
+	for _, n := range names {
+		m.fallback.ClearReplies(n)
+	}
+	return len(names) > 0 || name == "", nil
+}
+
+// scenarioNames returns the names of scenarios, or only name when one of
+// them has it, or none.
+func scenarioNames(scenarios []scenario.Scenario, name string) []string {
+	var names []string
+	for _, s := range scenarios {
+		if name == "" || s.Name == name {
+			names = append(names, s.Name)
+		}
+	}
+	return names
+}

@@ -2,11 +2,7 @@ package admin
 
 import (
 	"net/http"
-	"slices"
-	"strings"
 
-	"github.com/llmtestserver/llmtestserver/internal/apierr"
-	"github.com/llmtestserver/llmtestserver/internal/httpx"
 	"github.com/llmtestserver/llmtestserver/internal/provider"
 	"github.com/llmtestserver/llmtestserver/internal/runtime"
 	"github.com/llmtestserver/llmtestserver/journal"
@@ -14,15 +10,7 @@ import (
 
 // createSession serves POST /admin-api/sessions. It is guarded by the default
 // runtime's bearer token, the management key, and refuses session headers.
-func (h *Handler) createSession(w http.ResponseWriter, r *http.Request) {
-	if httpx.HasSelector(r.Header) {
-		writeError(w, apierr.SessionSelectorNotAllowed())
-		return
-	}
-	if err := authorize(r, h.sessions.Default().KeyAccepted); err != nil {
-		writeError(w, err)
-		return
-	}
+func (h *Handler) createSession(w http.ResponseWriter, r *http.Request, _ call) {
 	body, err := provider.ReadBody(r, h.maxBody)
 	if err != nil {
 		writeError(w, err)
@@ -40,73 +28,29 @@ func (h *Handler) createSession(w http.ResponseWriter, r *http.Request) {
 
 // deleteSession serves DELETE /admin-api/sessions/{id}. Only the session's
 // own headers authorize it, so a changed provider key never blocks cleanup.
-func (h *Handler) deleteSession(w http.ResponseWriter, r *http.Request, id string) {
-	ids, keys := r.Header.Values(httpx.HeaderSession), r.Header.Values(httpx.HeaderSessionKey)
-	if len(ids) != 1 || len(keys) != 1 || ids[0] != id {
-		writeError(w, apierr.SessionNotFound())
-		return
-	}
-	if err := h.sessions.Delete(id, keys[0]); err != nil {
+func (h *Handler) deleteSession(w http.ResponseWriter, _ *http.Request, c call) {
+	if err := h.sessions.Delete(c.id, c.key); err != nil {
 		writeError(w, asAPIError(err))
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// serveControl serves the control routes of the selected runtime, guarded by
-// its bearer token. Control calls are not journaled: the journal records what
-// the code under test sent to the provider.
-func (h *Handler) serveControl(w http.ResponseWriter, r *http.Request, sel selected) {
-	routes, ok := controlRoutes[r.URL.Path]
-	if !ok {
-		writeError(w, apierr.RouteNotFound(r.Method, r.URL.Path, ""))
-		return
-	}
-	i := slices.IndexFunc(routes, func(c controlRoute) bool { return c.method == r.Method })
-	if i < 0 {
-		methods := make([]string, len(routes))
-		for j, c := range routes {
-			methods[j] = c.method
-		}
-		writeError(w, apierr.MethodNotAllowed(r.Method, r.URL.Path, strings.Join(methods, ", ")))
-		return
-	}
-	route := routes[i]
-	if err := authorize(r, sel.rt.KeyAccepted); err != nil {
-		writeError(w, err)
-		return
-	}
-	route.serve(h, w, r, sel)
-}
-
-type controlRoute struct {
-	method string
-	serve  func(h *Handler, w http.ResponseWriter, r *http.Request, sel selected)
-}
-
-var controlRoutes = map[string][]controlRoute{
-	"/admin-api/config":     {{http.MethodPut, (*Handler).configure}},
-	"/admin-api/reset":      {{http.MethodPost, (*Handler).reset}},
-	"/admin-api/journal":    {{http.MethodGet, (*Handler).journal}},
-	"/admin-api/scenarios":  {{http.MethodGet, (*Handler).listScenarios}, {http.MethodPost, (*Handler).addScenarios}},
-	"/admin-api/assertions": {{http.MethodGet, (*Handler).assertions}},
-}
-
-func (h *Handler) configure(w http.ResponseWriter, r *http.Request, sel selected) {
+func (h *Handler) configure(w http.ResponseWriter, r *http.Request, c call) {
 	body, err := provider.ReadBody(r, h.maxBody)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	if cerr := h.sessions.Configure(sel.id, body); cerr != nil {
+	if cerr := h.sessions.Configure(c.sel.id, body); cerr != nil {
 		writeError(w, asAPIError(cerr))
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func (h *Handler) reset(w http.ResponseWriter, _ *http.Request, sel selected) {
-	sel.rt.Reset()
+func (h *Handler) reset(w http.ResponseWriter, _ *http.Request, c call) {
+	c.sel.rt.Reset()
 	w.WriteHeader(http.StatusNoContent)
 }
 
@@ -131,14 +75,17 @@ type assertionsBody struct {
 	Unused []journal.UnusedReply `json:"unused"`
 	// Faults counts the fired faults by kind.
 	Faults map[string]int `json:"faults"`
+	// Explanation is the text llmtest.CheckAssertions prints for the
+	// report (journal.Report.Explanation), "" when it is clean.
+	Explanation string `json:"explanation"`
 }
 
-func (h *Handler) assertions(w http.ResponseWriter, _ *http.Request, sel selected) {
-	r := sel.rt.Assertions()
+func (h *Handler) assertions(w http.ResponseWriter, _ *http.Request, c call) {
+	r := c.sel.rt.Assertions()
 	body := assertionsBody{Unmatched: r.Unmatched, UnmatchedTotal: r.UnmatchedTotal,
 		SchemaMismatches: r.SchemaMismatches, SchemaMismatchTotal: r.SchemaMismatchTotal,
 		Contradictions: r.Contradictions, ContradictionTotal: r.ContradictionTotal, UnusedReplies: r.UnusedReplies,
-		Unused: r.Unused, Faults: r.Faults}
+		Unused: r.Unused, Faults: r.Faults, Explanation: r.Explanation(reportName(c.sel))}
 	if body.Unused == nil {
 		body.Unused = []journal.UnusedReply{}
 	}
@@ -158,4 +105,13 @@ func (h *Handler) assertions(w http.ResponseWriter, _ *http.Request, sel selecte
 		body.Faults = map[string]int{}
 	}
 	writeJSON(w, http.StatusOK, body)
+}
+
+// reportName names the selected runtime in the text of its report: the
+// session's ID, or "default" for the default runtime.
+func reportName(sel selected) string {
+	if sel.id == "" {
+		return "default"
+	}
+	return sel.id
 }

@@ -1,6 +1,9 @@
-// Package admin serves the admin API, /admin-api/*: session creation and
-// deletion, and the control routes of the selected session (configuration,
-// reset, journal, scenarios, assertions). Its errors travel in an envelope
+// Package admin serves the admin API, /admin-api/*: session creation,
+// deletion, forks and the working-set listing, the server's clock, and the
+// control routes of the selected session (configuration, chaos rules and
+// rate limits, reset, journal, scenarios, assertions, stored history), all
+// listed in one routing table (Routes) and described in OpenAPI 3.1
+// (openapi.json, served at /admin-api/openapi.json). Its errors travel in an envelope
 // of its own, {"error":{"message","type","param","code"}}, which no
 // provider owns. Session bookkeeping (admission, configuration parsing)
 // belongs to the session package, which hands it in as [Sessions].
@@ -27,6 +30,7 @@ type Created struct {
 type Sessions interface {
 	httpx.Selector
 	Lister
+	Controls
 	// Create admits a session configured by the JSON body; "{}" or an empty
 	// body clones the startup configuration.
 	Create(body []byte) (Created, error)
@@ -57,36 +61,6 @@ type Handler struct {
 // maxBody bytes.
 func New(sessions Sessions, maxBody int64) *Handler {
 	return &Handler{sessions: sessions, maxBody: maxBody}
-}
-
-// ServeHTTP serves one admin request.
-func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	path := r.URL.Path
-	switch {
-	case path == sessionsPath && r.Method == http.MethodGet:
-		h.listSessions(w, r)
-		return
-	case path == sessionsPath:
-		if r.Method != http.MethodPost {
-			writeError(w, apierr.MethodNotAllowed(r.Method, path, "GET, POST"))
-			return
-		}
-		h.createSession(w, r)
-		return
-	case strings.HasPrefix(path, sessionsPath+"/"):
-		if r.Method != http.MethodDelete {
-			writeError(w, apierr.MethodNotAllowed(r.Method, path, http.MethodDelete))
-			return
-		}
-		h.deleteSession(w, r, strings.TrimPrefix(path, sessionsPath+"/"))
-		return
-	}
-	rt, id, err := httpx.Select(h.sessions, r.Header)
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	h.serveControl(w, r, selected{rt, id})
 }
 
 // Render renders e in the admin API's envelope.

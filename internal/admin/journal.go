@@ -29,7 +29,8 @@ var journalFilters = []string{"provider", "endpoint", "model", "scenario", "conv
 // parameters select, oldest first, or in turn order when they name a
 // conversation (journal.Journal.Conversation). No parameter selects them
 // all.
-func (h *Handler) journal(w http.ResponseWriter, r *http.Request, sel selected) {
+func (h *Handler) journal(w http.ResponseWriter, r *http.Request, c call) {
+	sel := c.sel
 	q, err := parseJournalQuery(r.URL.Query())
 	if err != nil {
 		writeError(w, err)

@@ -52,7 +52,8 @@ func (s scenarioStatus) MarshalJSON() ([]byte, error) {
 
 // listScenarios serves GET /admin-api/scenarios: the selected runtime's
 // scenarios with their remaining replies.
-func (h *Handler) listScenarios(w http.ResponseWriter, _ *http.Request, sel selected) {
+func (h *Handler) listScenarios(w http.ResponseWriter, _ *http.Request, c call) {
+	sel := c.sel
 	list := scenarioList{Object: "list", Scenarios: []scenarioStatus{}}
 	for _, st := range sel.rt.Scenarios() {
 		list.Scenarios = append(list.Scenarios, scenarioStatus{st.Scenario, st.Remaining, st.RemainingByConversation})
@@ -66,7 +67,8 @@ func (h *Handler) listScenarios(w http.ResponseWriter, _ *http.Request, sel sele
 // does. The session layer checks them as it checks a configuration, so
 // nothing is added unless every scenario is valid and the result fits the
 // size limit and the reservation budget.
-func (h *Handler) addScenarios(w http.ResponseWriter, r *http.Request, sel selected) {
+func (h *Handler) addScenarios(w http.ResponseWriter, r *http.Request, c call) {
+	sel := c.sel
 	body, err := provider.ReadBody(r, h.maxBody)
 	if err != nil {
 		writeError(w, err)

@@ -1,0 +1,29 @@
+package admin
+
+import (
+	_ "embed"
+	"net/http"
+	"slices"
+)
+
+// openAPIPath is where the admin API's description is served.
+const openAPIPath = "/admin-api/openapi.json"
+
+// openAPI is openapi.json, embedded.
+//
+//go:embed openapi.json
+var openAPIDoc []byte
+
+// OpenAPI returns the OpenAPI 3.1 description of the admin API: every
+// route of Routes with its request and response bodies and the error
+// envelope. A test checks it against the routing table and the answers of
+// a running server. The slice is the caller's.
+func OpenAPI() []byte { return slices.Clone(openAPIDoc) }
+
+// openAPI serves GET /admin-api/openapi.json, without authorization: it
+// describes the API, which is public, and holds nothing of any session.
+func (h *Handler) openAPI(w http.ResponseWriter, _ *http.Request, _ call) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	w.Write(openAPIDoc)
+}

@@ -1,0 +1,354 @@
+package session_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/conversations"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/responses"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/llmtestserver/llmtestserver/clock"
+	"github.com/llmtestserver/llmtestserver/session"
+)
+
+// GET /admin-api/config answers Session.Config's JSON, which PUT takes
+// back as it is; a refused PUT leaves it as it was.
+func TestAdminConfigReadsWhatPutTakes(t *testing.T) {
+	a := newAdminServer(t, session.ManagerConfig{})
+	sess := a.create(`{"models":["gpt-4.1-mini"],"bearer_token":"pk","chaos":{"seed":7,"rules":[{"name":"x","every":5,"reply":{"error":{"status":503}}}]},
+		"scenarios":[{"name":"a","match":{},"replies":[{"text":"one"},{"text":"two"}]}]}`)
+	auth := append(of(sess), "Authorization", "Bearer pk")
+
+	r := a.do(http.MethodGet, "/admin-api/config", "", auth...)
+	require.Equal(t, http.StatusOK, r.status, "%s", r.body)
+	cfg, err := sess.Config()
+	require.NoError(t, err)
+	want, err := json.Marshal(cfg)
+	require.NoError(t, err)
+	assert.JSONEq(t, string(want), string(r.body))
+	assert.Equal(t, "no-store", r.header.Get("Cache-Control"))
+
+	assert.Equal(t, http.StatusUnauthorized, a.do(http.MethodGet, "/admin-api/config", "", of(sess)...).status)
+	bad := a.do(http.MethodPut, "/admin-api/config", `{"journal":{"capacity":0}}`, auth...)
+	require.Equal(t, http.StatusBadRequest, bad.status)
+	_, param := errorParam(t, bad.body)
+	assert.Equal(t, "journal.capacity", param)
+	assert.JSONEq(t, string(want), string(a.do(http.MethodGet, "/admin-api/config", "", auth...).body), "a refused PUT changes nothing")
+
+	require.Equal(t, http.StatusNoContent, a.do(http.MethodPut, "/admin-api/config", string(r.body), auth...).status)
+	assert.JSONEq(t, string(want), string(a.do(http.MethodGet, "/admin-api/config", "", auth...).body), "what GET answers applies as it is")
+
+	// The default runtime answers its own, its bearer token the management key.
+	d := a.do(http.MethodGet, "/admin-api/config", "", mgmt()...)
+	require.Equal(t, http.StatusOK, d.status)
+	assert.Contains(t, string(d.body), `"bearer_token":"`+managementKey+`"`)
+}
+
+// DELETE /admin-api/scenarios drops the replies left, of one scenario
+// with ?name= or of all; bad parameters are refused and clear nothing.
+func TestAdminClearScenarios(t *testing.T) {
+	a := newAdminServer(t, session.ManagerConfig{})
+	sess := a.create(`{"scenarios":[{"name":"a","match":{"user_contains":"a"},"replies":[{"text":"a1"},{"text":"a2"}]},
+		{"name":"b","match":{"user_contains":"b"},"replies":[{"text":"b1"}]}]}`)
+	c := client(sess, option.WithMaxRetries(0))
+	got, err := chat(t, c, "a")
+	require.NoError(t, err)
+	require.Equal(t, "a1", got)
+	reserved := sess.Reservation()
+
+	for _, q := range []string{"?name=zzz", "?other=1", "?name=", "?name=a&name=b"} {
+		r := a.do(http.MethodDelete, "/admin-api/scenarios"+q, "", of(sess)...)
+		require.Equal(t, http.StatusBadRequest, r.status, q)
+		code, param := errorParam(t, r.body)
+		assert.Equal(t, "invalid_query_parameter", code, q)
+		assert.NotEmpty(t, param, q)
+	}
+	assert.Equal(t, 2, sess.Pending(), "refused clears change nothing")
+
+	require.Equal(t, http.StatusNoContent, a.do(http.MethodDelete, "/admin-api/scenarios?name=a", "", of(sess)...).status)
+	left := map[string]int{}
+	for _, s := range sess.Scenarios() {
+		left[s.Scenario.Name] = s.Remaining
+	}
+	assert.Equal(t, map[string]int{"a": 0, "b": 1}, left)
+	assert.Less(t, sess.Reservation(), reserved, "the cleared replies are priced out")
+	got, err = chat(t, c, "b")
+	require.NoError(t, err)
+	assert.Equal(t, "b1", got)
+
+	require.Equal(t, http.StatusNoContent, a.do(http.MethodDelete, "/admin-api/scenarios", "", of(sess)...).status)
+	assert.Equal(t, 0, sess.Pending())
+
+	// The default runtime clears its own.
+	require.Equal(t, http.StatusNoContent, a.do(http.MethodPost, "/admin-api/scenarios",
+		`{"scenarios":[{"name":"d","match":{},"replies":[{"text":"x"}]}]}`, mgmt()...).status)
+	require.Equal(t, http.StatusNoContent, a.do(http.MethodDelete, "/admin-api/scenarios?name=d", "", mgmt()...).status)
+	listed := string(a.do(http.MethodGet, "/admin-api/scenarios", "", mgmt()...).body)
+	assert.Contains(t, listed, `"name":"d"`)
+	assert.Contains(t, listed, `"remaining":0`)
+}
+
+// PUT /admin-api/chaos and /admin-api/rate-limits replace only their part
+// of the configuration, checked like it; GET answers it, null when unset.
+// The scenario queues keep their place.
+func TestAdminChaosAndRateLimits(t *testing.T) {
+	a := newAdminServer(t, session.ManagerConfig{})
+	sess := a.create(`{"scenarios":[{"name":"a","match":{},"replies":[{"text":"one"},{"text":"two"},{"text":"three"},{"text":"four"}]}]}`)
+	c := client(sess, option.WithMaxRetries(0))
+	got, err := chat(t, c, "hi")
+	require.NoError(t, err)
+	require.Equal(t, "one", got)
+
+	assert.Equal(t, "null", string(a.do(http.MethodGet, "/admin-api/chaos", "", of(sess)...).body))
+	rules := `{"seed":3,"rules":[{"name":"boom","every":1,"reply":{"error":{"status":500,"message":"chaos!"}}}]}`
+	for body, field := range map[string]string{
+		`{"seed":3,"rules":[{"every":-1,"reply":{"text":"x"}}]}`: "chaos.rules[0].every",
+		`{"rules":[]} , "bearer_token":"x"`:                      "chaos",
+		`[1]`:                                                    "chaos",
+	} {
+		r := a.do(http.MethodPut, "/admin-api/chaos", body, of(sess)...)
+		require.Equal(t, http.StatusBadRequest, r.status, "%s: %s", body, r.body)
+		_, param := errorParam(t, r.body)
+		assert.Equal(t, field, param, body)
+	}
+	cfg, err := sess.Config()
+	require.NoError(t, err)
+	assert.Nil(t, cfg.Chaos, "refused PUTs change nothing")
+	assert.Empty(t, cfg.BearerToken)
+
+	require.Equal(t, http.StatusNoContent, a.do(http.MethodPut, "/admin-api/chaos", rules, of(sess)...).status)
+	assert.JSONEq(t, rules, string(a.do(http.MethodGet, "/admin-api/chaos", "", of(sess)...).body))
+	_, err = chat(t, c, "hi")
+	var apiErr *openai.Error
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, http.StatusInternalServerError, apiErr.StatusCode)
+	entries := sess.Journal().Entries()
+	assert.Equal(t, "chaos:boom", entries[len(entries)-1].Scenario)
+	require.Equal(t, http.StatusNoContent, a.do(http.MethodPut, "/admin-api/chaos", "null", of(sess)...).status)
+	assert.Equal(t, "null", string(a.do(http.MethodGet, "/admin-api/chaos", "", of(sess)...).body))
+	got, err = chat(t, c, "hi")
+	require.NoError(t, err)
+	assert.Equal(t, "two", got, "the queue kept its place")
+
+	limits := `{"requests_per_minute":1,"models":{"gpt-4o":{"tokens_per_minute":1000}}}`
+	r := a.do(http.MethodPut, "/admin-api/rate-limits", `{"requests_per_minute":-5}`, of(sess)...)
+	require.Equal(t, http.StatusBadRequest, r.status)
+	_, param := errorParam(t, r.body)
+	assert.Equal(t, "rate_limits.requests_per_minute", param)
+	require.Equal(t, http.StatusNoContent, a.do(http.MethodPut, "/admin-api/rate-limits", limits, of(sess)...).status)
+	assert.JSONEq(t, limits, string(a.do(http.MethodGet, "/admin-api/rate-limits", "", of(sess)...).body))
+	got, err = chat(t, c, "hi")
+	require.NoError(t, err)
+	assert.Equal(t, "three", got)
+	_, err = chat(t, c, "hi")
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, http.StatusTooManyRequests, apiErr.StatusCode)
+	require.Equal(t, http.StatusNoContent, a.do(http.MethodPut, "/admin-api/rate-limits", "null", of(sess)...).status)
+	got, err = chat(t, c, "hi")
+	require.NoError(t, err)
+	assert.Equal(t, "four", got)
+	cfg, err = sess.Config()
+	require.NoError(t, err)
+	assert.Nil(t, cfg.RateLimits)
+	assert.Equal(t, cfg.Reservation(), sess.Reservation(), "the reservation follows the configuration")
+}
+
+// A drop, then a 429, then success, scripted over HTTP: openai-go retries
+// through both faults and gets the answer.
+func TestAdminScriptedFaultsFireThroughOpenAIGo(t *testing.T) {
+	a := newAdminServer(t, session.ManagerConfig{})
+	sess := a.create("")
+	require.Equal(t, http.StatusNoContent, a.do(http.MethodPost, "/admin-api/scenarios", `{"scenarios":[{"name":"flaky","match":{},"replies":[
+		{"fault":{"kind":"drop"}},
+		{"error":{"status":429,"code":"rate_limit_exceeded","headers":{"Retry-After":"0"}}},
+		{"text":"made it"}]}]}`, of(sess)...).status)
+	got, err := chat(t, client(sess, option.WithMaxRetries(2)), "hi")
+	require.NoError(t, err)
+	assert.Equal(t, "made it", got)
+	entries := sess.Journal().Entries()
+	require.Len(t, entries, 3)
+	assert.Equal(t, "drop", entries[0].Fault)
+	assert.Equal(t, http.StatusTooManyRequests, entries[1].Status)
+	assert.Equal(t, http.StatusOK, entries[2].Status)
+	assert.Equal(t, map[string]int{"drop": 1, "http_error": 1}, sess.Assertions().Faults)
+}
+
+// POST /admin-api/sessions/{id}/fork makes a fork as Session.Fork does,
+// authorized by the parent's headers and admitted within the bounds.
+func TestAdminForkOverHTTP(t *testing.T) {
+	a := newAdminServer(t, session.ManagerConfig{Bounds: session.Bounds{MaxSessions: 2}})
+	parent := a.create(`{"id_seed":42,"scenarios":[{"name":"a","match":{},"replies":[{"text":"one"},{"text":"two"}]}]}`)
+	got, err := chat(t, client(parent, option.WithMaxRetries(0)), "hi")
+	require.NoError(t, err)
+	require.Equal(t, "one", got)
+	path := "/admin-api/sessions/" + parent.ID() + "/fork"
+
+	for _, tc := range []struct {
+		body, param string
+	}{{`{"name":""}`, "name"}, {`{"nme":"x"}`, "nme"}, {`{"name":3}`, "name"}, {`{"name":"x"} {}`, ""}} {
+		r := a.do(http.MethodPost, path, tc.body, of(parent)...)
+		require.Equal(t, http.StatusBadRequest, r.status, "%s: %s", tc.body, r.body)
+		code, param := errorParam(t, r.body)
+		assert.Equal(t, "invalid_request_body", code)
+		assert.Equal(t, tc.param, param, tc.body)
+	}
+	wrong := []string{session.HeaderSession, parent.ID(), session.HeaderSessionKey, "sk_wrong"}
+	assert.Equal(t, http.StatusNotFound, a.do(http.MethodPost, path, "", wrong...).status)
+	assert.Equal(t, http.StatusNotFound, a.do(http.MethodPost, path, "", mgmt()...).status)
+	assert.Equal(t, 1, a.m.Len(), "refused forks admit nothing")
+
+	r := a.do(http.MethodPost, path, `{"name":"sub"}`, of(parent)...)
+	require.Equal(t, http.StatusCreated, r.status, "%s", r.body)
+	var created struct {
+		ID               string `json:"id"`
+		Key              string `json:"key"`
+		ReservationBytes int64  `json:"reservation_bytes"`
+	}
+	require.NoError(t, json.Unmarshal(r.body, &created))
+	assert.Equal(t, "/admin-api/sessions/"+created.ID, r.header.Get("Location"))
+	fork, ok := a.m.Lookup(created.ID, created.Key)
+	require.True(t, ok)
+	assert.Equal(t, parent.Reservation(), created.ReservationBytes)
+	got, err = chat(t, client(fork, option.WithMaxRetries(0)), "hi")
+	require.NoError(t, err)
+	assert.Equal(t, "two", got, "the fork goes on from the parent's place")
+	assert.Equal(t, 1, parent.Pending(), "the parent is left as it was")
+
+	// The same name from the same seeded parent gives the same seed, as
+	// session.ForkName says.
+	inGo, err := parent.Fork(session.ForkName("sub"))
+	require.Error(t, err, "the bounds are full")
+	full := a.do(http.MethodPost, path, "", of(parent)...)
+	require.Equal(t, http.StatusConflict, full.status)
+	code, _ := errorParam(t, full.body)
+	assert.Equal(t, "session_capacity_exceeded", code)
+	assert.Nil(t, inGo)
+	fork.Close()
+	inGo, err = parent.Fork(session.ForkName("sub"))
+	require.NoError(t, err)
+	defer inGo.Close()
+	goCfg, err := inGo.Config()
+	require.NoError(t, err)
+	require.NotNil(t, goCfg.IDSeed)
+	_ = a.do(http.MethodDelete, "/admin-api/sessions/"+inGo.ID(), "", of(inGo)...)
+	r = a.do(http.MethodPost, path, `{"name":"sub"}`, of(parent)...)
+	require.Equal(t, http.StatusCreated, r.status)
+	require.NoError(t, json.Unmarshal(r.body, &created))
+	again, _ := a.m.Lookup(created.ID, created.Key)
+	againCfg, err := again.Config()
+	require.NoError(t, err)
+	assert.Equal(t, *goCfg.IDSeed, *againCfg.IDSeed)
+}
+
+// The clock routes read the server's clock and move a fake one; the real
+// clock is 409 clock_not_fake. Both need the management key.
+func TestAdminClock(t *testing.T) {
+	start := time.Date(2030, 1, 2, 3, 4, 5, 6, time.UTC)
+	fake := clock.NewFake(start)
+	a := newAdminServer(t, session.ManagerConfig{Clock: fake})
+	type state struct {
+		Now  time.Time `json:"now"`
+		Fake bool      `json:"fake"`
+	}
+	read := func(r answer) state {
+		t.Helper()
+		require.Equal(t, http.StatusOK, r.status, "%s", r.body)
+		var s state
+		require.NoError(t, json.Unmarshal(r.body, &s))
+		return s
+	}
+	assert.Equal(t, state{start, true}, read(a.do(http.MethodGet, "/admin-api/clock", "", mgmt()...)))
+	assert.Contains(t, string(a.do(http.MethodGet, "/admin-api/clock", "", mgmt()...).body), `"now":"2030-01-02T03:04:05.000000006Z"`)
+
+	for _, body := range []string{``, `{}`, `{"duration":"soon"}`, `{"duration":"-1s"}`, `{"duration":20}`, `{"by":"1s"}`} {
+		r := a.do(http.MethodPost, "/admin-api/clock/advance", body, mgmt()...)
+		require.Equal(t, http.StatusBadRequest, r.status, "%s: %s", body, r.body)
+		_, param := errorParam(t, r.body)
+		assert.NotEmpty(t, param, body)
+	}
+	sess := a.create("")
+	assert.Equal(t, http.StatusBadRequest, a.do(http.MethodPost, "/admin-api/clock/advance", `{"duration":"1s"}`, append(of(sess), mgmt()...)...).status)
+	assert.Equal(t, http.StatusUnauthorized, a.do(http.MethodPost, "/admin-api/clock/advance", `{"duration":"1s"}`).status)
+	assert.Equal(t, start, fake.Now(), "refused advances move nothing")
+
+	assert.Equal(t, state{start.Add(20 * time.Second), true},
+		read(a.do(http.MethodPost, "/admin-api/clock/advance", `{"duration":"20s"}`, mgmt()...)))
+	assert.Equal(t, start.Add(20*time.Second), fake.Now())
+
+	real := newAdminServer(t, session.ManagerConfig{})
+	assert.False(t, read(real.do(http.MethodGet, "/admin-api/clock", "", mgmt()...)).Fake)
+	r := real.do(http.MethodPost, "/admin-api/clock/advance", `{"duration":"20s"}`, mgmt()...)
+	require.Equal(t, http.StatusConflict, r.status)
+	code, _ := errorParam(t, r.body)
+	assert.Equal(t, "clock_not_fake", code)
+}
+
+// GET /admin-api/history lists the stored responses, chat completions and
+// conversations, with the bounds in use, as Session.History does.
+func TestAdminHistoryListsStoredRecords(t *testing.T) {
+	start := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
+	a := newAdminServer(t, session.ManagerConfig{Clock: clock.NewFake(start)})
+	sess := a.create(`{"history":{"capacity":10,"max_bytes":1000000},"scenarios":[{"name":"a","match":{},"repeat":true,"replies":[{"text":"ok"}]}]}`)
+	c := client(sess, option.WithMaxRetries(0))
+	ctx := t.Context()
+	r1, err := c.Responses.New(ctx, responses.ResponseNewParams{Model: "gpt-4.1-mini", Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("one")}})
+	require.NoError(t, err)
+	r2, err := c.Responses.New(ctx, responses.ResponseNewParams{Model: "gpt-4.1-mini", PreviousResponseID: openai.String(r1.ID),
+		Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("two")}})
+	require.NoError(t, err)
+	cc, err := c.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{Model: "gpt-4.1-mini", Store: openai.Bool(true),
+		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("three")}})
+	require.NoError(t, err)
+	conv, err := c.Conversations.New(ctx, conversations.ConversationNewParams{})
+	require.NoError(t, err)
+
+	r := a.do(http.MethodGet, "/admin-api/history", "", of(sess)...)
+	require.Equal(t, http.StatusOK, r.status, "%s", r.body)
+	var list struct {
+		Object string `json:"object"`
+		Data   []struct {
+			ID                 string    `json:"id"`
+			Kind               string    `json:"kind"`
+			CreatedAt          time.Time `json:"created_at"`
+			SizeBytes          int64     `json:"size_bytes"`
+			PreviousResponseID string    `json:"previous_response_id"`
+		} `json:"data"`
+		Bytes   int64 `json:"bytes"`
+		History struct {
+			Capacity int   `json:"capacity"`
+			MaxBytes int64 `json:"max_bytes"`
+		} `json:"history"`
+	}
+	dec := json.NewDecoder(strings.NewReader(string(r.body)))
+	dec.DisallowUnknownFields()
+	require.NoError(t, dec.Decode(&list))
+	assert.Equal(t, "list", list.Object)
+	require.Len(t, list.Data, 4)
+	var ids, kinds []string
+	var sum int64
+	for _, d := range list.Data {
+		ids, kinds = append(ids, d.ID), append(kinds, d.Kind)
+		sum += d.SizeBytes
+		assert.Equal(t, start, d.CreatedAt, d.ID)
+		assert.Positive(t, d.SizeBytes)
+	}
+	assert.Equal(t, []string{r1.ID, r2.ID, cc.ID, conv.ID}, ids)
+	assert.Equal(t, []string{"response", "response", "chat.completion", "conversation"}, kinds)
+	assert.Equal(t, r1.ID, list.Data[1].PreviousResponseID)
+	assert.Equal(t, sum, list.Bytes)
+	assert.Equal(t, 10, list.History.Capacity)
+	assert.Equal(t, int64(1000000), list.History.MaxBytes)
+
+	h := sess.History()
+	require.Len(t, h.Records, 4)
+	assert.Equal(t, session.StoredRecord{ID: r2.ID, Kind: "response", Created: start, Size: list.Data[1].SizeBytes, PreviousID: r1.ID}, h.Records[1])
+	assert.Equal(t, list.Bytes, h.Bytes)
+	assert.Equal(t, session.HistoryConfig{Capacity: 10, MaxBytes: 1000000}, h.Bounds)
+}
