@@ -19,8 +19,8 @@ import (
 
 var evictStart = time.Date(2026, 5, 20, 1, 0, 0, 0, time.UTC)
 
-// chat sends one chat completion over HTTP with openai-go.
-func chat(client openai.Client) (string, error) {
+// sayHi sends one chat completion over HTTP with openai-go.
+func sayHi(client openai.Client) (string, error) {
 	resp, err := client.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{
 		Model:    "gpt-4.1-mini",
 		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Hi")},
@@ -55,13 +55,13 @@ func TestEvictIdleDeletesIdleSessionsOnly(t *testing.T) {
 		return s, llmtest.OpenAIClient(s, option.WithMaxRetries(0))
 	}
 	idle, idleClient := newSession()
-	_, err := chat(idleClient)
+	_, err := sayHi(idleClient)
 	require.NoError(t, err)
 	used, usedClient := newSession()
 	reservedBefore := m.Reserved()
 
 	fake.Advance(10 * time.Minute)
-	_, err = chat(usedClient)
+	_, err = sayHi(usedClient)
 	require.NoError(t, err)
 	fresh, _ := newSession()
 
@@ -90,7 +90,7 @@ func TestEvictIdleDeletesIdleSessionsOnly(t *testing.T) {
 
 	assert.ElementsMatch(t, []string{used.ID(), fresh.ID()}, listed(m))
 	assert.Less(t, m.Reserved(), reservedBefore+fresh.Reservation(), "the evicted session's capacity is released")
-	_, err = chat(idleClient)
+	_, err = sayHi(idleClient)
 	var apiErr *openai.Error
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, http.StatusNotFound, apiErr.StatusCode)
@@ -118,7 +118,7 @@ func TestEvictIdleSkipsBusySessions(t *testing.T) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		text, err := chat(client)
+		text, err := sayHi(client)
 		done <- result{text, err}
 	}()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
