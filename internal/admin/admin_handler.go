@@ -27,6 +27,7 @@ type Created struct {
 type Sessions interface {
 	httpx.Selector
 	Lister
+	Inspector
 	// Create admits a session configured by the JSON body; "{}" or an empty
 	// body clones the startup configuration.
 	Create(body []byte) (Created, error)
@@ -74,6 +75,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.createSession(w, r)
 		return
 	case strings.HasPrefix(path, sessionsPath+"/"):
+		if h.inspect(w, r, strings.TrimPrefix(path, sessionsPath+"/")) {
+			return
+		}
 		if r.Method != http.MethodDelete {
 			writeError(w, apierr.MethodNotAllowed(r.Method, path, http.MethodDelete))
 			return
@@ -143,11 +147,16 @@ func asAPIError(err error) *apierr.Error {
 	return apierr.Internal()
 }
 
-// authorize checks the bearer token a control request presents against
-// the runtime's: the management key at the default runtime, the provider
-// key of a session.
+// authorize checks the token a control request presents against the
+// runtime's: the management key at the default runtime, the provider key
+// of a session. The token comes as a bearer token, or as the password of
+// HTTP Basic auth under any user name, which is how a browser logs in to
+// the dashboard.
 func authorize(r *http.Request, keyAccepted func(string) bool) *apierr.Error {
 	token, found := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if !found {
+		_, token, found = r.BasicAuth()
+	}
 	if keyAccepted(token) {
 		return nil
 	}
