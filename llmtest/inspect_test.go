@@ -225,3 +225,31 @@ func TestInspectionRoutesRefusals(t *testing.T) {
 	require.Equal(t, http.StatusNoContent, r.status, "%s", r.body)
 	inspected(t, srv, sess.ID()).wantError(t, http.StatusNotFound, "session_not_found")
 }
+
+// A browser that logged in to the dashboard sends its Basic credentials
+// with requests other sites' pages make too: those are refused, so that
+// no page elsewhere can drive the server with them. The dashboard's own
+// requests, and programs, are not affected.
+func TestBasicCredentialsFromAnotherSiteAreRefused(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	auth := basic("browser", srv.ManagementKey())
+	for _, site := range []string{"cross-site", "same-site"} {
+		r := call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/reset", "", join(auth, []string{"Sec-Fetch-Site", site})...)
+		r.wantError(t, http.StatusForbidden, "cross_site_request")
+		r = call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/sessions", "{}", join(auth, []string{"Sec-Fetch-Site", site})...)
+		r.wantError(t, http.StatusForbidden, "cross_site_request")
+	}
+	require.Zero(t, srv.Manager().Len(), "a cross-site request created a session")
+	for _, site := range []string{"same-origin", "none", ""} {
+		headers := auth
+		if site != "" {
+			headers = join(auth, []string{"Sec-Fetch-Site", site})
+		}
+		r := call(t, srv.Client(), http.MethodGet, srv.URL()+"/admin-api/journal", "", headers...)
+		assert.Equal(t, http.StatusOK, r.status, "%q: %s", site, r.body)
+	}
+	// A bearer token is never sent by a browser on its own.
+	r := call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/reset", "", join(bearer(srv.ManagementKey()), []string{"Sec-Fetch-Site", "cross-site"})...)
+	assert.Equal(t, http.StatusNoContent, r.status, "%s", r.body)
+}

@@ -156,6 +156,9 @@ func authorize(r *http.Request, keyAccepted func(string) bool) *apierr.Error {
 	token, found := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	if !found {
 		_, token, found = r.BasicAuth()
+		if found && crossSite(r) {
+			return crossSiteRefused()
+		}
 	}
 	if keyAccepted(token) {
 		return nil

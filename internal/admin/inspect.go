@@ -106,3 +106,22 @@ func (h *Handler) Guard(next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 	})
 }
+
+// crossSite reports whether a browser sent r from a page of another site
+// (its Sec-Fetch-Site header says so). A browser sends the Basic
+// credentials it logged in to the dashboard with on such requests too, so
+// a page elsewhere could otherwise reset or reconfigure the server by a
+// form: credentials the browser adds by itself count only from the
+// server's own pages. Programs send no such header.
+func crossSite(r *http.Request) bool {
+	switch r.Header.Get("Sec-Fetch-Site") {
+	case "cross-site", "same-site":
+		return true
+	}
+	return false
+}
+
+func crossSiteRefused() *apierr.Error {
+	return &apierr.Error{Status: http.StatusForbidden, Type: "invalid_request_error", Code: "cross_site_request",
+		Message: "Basic credentials are accepted only from the server's own pages, and this request came from another site. Send the key as a bearer token."}
+}

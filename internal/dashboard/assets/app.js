@@ -138,9 +138,9 @@
   // is never disturbed.
   function updateSelector(sessions) {
     const list = sessions.slice().sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
-    const live = new Set(list.map((s) => s.id));
+    const alive = new Set(list.map((s) => s.id));
     for (const opt of Array.from(select.options)) {
-      if (opt.value !== '' && !live.has(opt.value)) {
+      if (opt.value !== '' && !alive.has(opt.value)) {
         if (opt.value === selected()) {
           opt.textContent = opt.value + ' · deleted';
           opt.dataset.gone = '1';
