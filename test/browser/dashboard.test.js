@@ -126,6 +126,10 @@ test('the dashboard shows the sessions and a conversation with real data', async
     const miss = conv.locator('article.step.is-miss', { hasText: traffic.missQuestion });
     await miss.waitFor();
     assert.match(await miss.locator('ol.tried').innerText(), /weather-tool: does not match user message containing "weather"/);
+    // The structured output, with where it fails the schema.
+    const extract = conv.locator('article.step', { hasText: 'Extract the city' });
+    await extract.getByText('schema errors').waitFor();
+    assert.match(await extract.locator('ul.problems').innerText(), /population/);
     // The side panels: what remains of each scenario, and the assertions.
     assert.match(await page.locator('#scenarios').innerText(), /flaky[\s\S]*1 of 2 left/);
     assert.match(await page.locator('#assertions').innerText(), /Unmatched requests\s+1/);

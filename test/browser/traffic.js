@@ -76,6 +76,11 @@ export const agentConfig = {
       replies: [{ text: 'this answer is cut short by the network', fault: { kind: 'cut', after_events: 3 } }, { text: 'recovered' }],
     },
     {
+      name: 'extract',
+      match: { user_contains: 'Extract' },
+      replies: [{ json: { city: 'Paris', population: 'about two million' } }],
+    },
+    {
       name: 'unused-later',
       match: { user_equals: 'never sent' },
       replies: [{ text: 'nobody asks for this' }],
@@ -113,6 +118,25 @@ export async function agentTraffic(base, s) {
   // A fault: the stream is cut after three events.
   const cut = await chat({ model, stream: true, messages: [{ role: 'user', content: 'Are you flaky?' }] });
   if (cut.error === null && cut.text.includes('[DONE]')) throw new Error('the cut stream completed');
+  // A structured output that fails the request's schema.
+  const extract = await chat({
+    model,
+    messages: [{ role: 'user', content: 'Extract the city from: I live in Paris.' }],
+    response_format: {
+      type: 'json_schema',
+      json_schema: {
+        name: 'place',
+        strict: true,
+        schema: {
+          type: 'object',
+          properties: { city: { type: 'string' }, population: { type: 'integer' } },
+          required: ['city', 'population'],
+          additionalProperties: false,
+        },
+      },
+    },
+  });
+  if (extract.status !== 200) throw new Error(`structured output: ${extract.status} ${extract.text}`);
   // A miss: no scenario answers a joke.
   const miss = await chat({ model, messages: [{ role: 'user', content: missQuestion }] });
   if (miss.status !== 400) throw new Error(`miss: ${miss.status} ${miss.text}`);

@@ -347,7 +347,8 @@
       e.replay ? badge('replay', 'info') : '',
       el('span', { class: 'spacer' }),
       el('span', { class: 'dim' }, (e.generation > 1 ? 'generation ' + e.generation + ' · ' : '') + 'turn ' + (e.turn || 0) + ' · #' + e.seq + ' · ' + time(e.time)));
-    const cls = 'step' + (isMiss(e) ? ' is-miss' : '') + (e.fault ? ' is-fault' : '');
+    const wrong = (e.schema_errors && e.schema_errors.length) || (e.contradictions && e.contradictions.length);
+    const cls = 'step' + (isMiss(e) ? ' is-miss' : '') + (e.fault ? ' is-fault' : '') + (wrong ? ' is-wrong' : '');
     return el('article', { class: cls, 'data-seq': e.seq },
       head,
       el('div', { class: 'step-body' }, requestView(e, prevCount, key), replyView(e)),
