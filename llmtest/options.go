@@ -31,6 +31,7 @@ type settings struct {
 	modeSet          bool
 	artifactsDir     string
 	artifactsDirSet  bool
+	dashboard        bool // WithDashboard
 }
 
 func defaultSettings() settings {

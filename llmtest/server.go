@@ -87,6 +87,7 @@ func New(opts ...Option) (*Server, error) {
 		Transport:       srv.transport,
 		MaxRequestBytes: s.maxRequestBytes,
 		Clock:           s.clock,
+		Dashboard:       s.dashboard,
 	})
 	if err != nil {
 		if ts != nil {

@@ -43,6 +43,11 @@ type ManagerConfig struct {
 	// Clock is the time every runtime of the manager runs on. Nil means
 	// the real clock.
 	Clock clock.Clock
+	// Dashboard serves the browser dashboard at / (its assets under
+	// /dashboard/) to the holder of the management key, as a bearer token
+	// or as the password of HTTP Basic auth. Without it / is the
+	// provider's 404.
+	Dashboard bool
 }
 
 // DefaultMaxRequestBytes is the request body bound of a ManagerConfig that
@@ -146,7 +151,7 @@ func (m *Manager) Clock() clock.Clock { return m.cfg.Clock }
 // Handler returns the HTTP handler of the provider and admin APIs, backed by
 // this manager.
 func (m *Manager) Handler() http.Handler {
-	return server.New(control{m}, server.Options{MaxRequestBytes: m.cfg.MaxRequestBytes})
+	return server.New(control{m}, server.Options{MaxRequestBytes: m.cfg.MaxRequestBytes, Dashboard: m.cfg.Dashboard})
 }
 
 // Bounds returns the manager's bounds.

@@ -41,6 +41,8 @@
 //	-evict-idle d             delete sessions idle longer than d (default 0: never)
 //	-artifacts-dir dir        write each evicted session's journal there first
 //	-fake-clock time|now      run on a fake clock starting at an RFC 3339 time, or now
+//	-dashboard                serve the browser dashboard at / behind the management key
+//	                          (default true; -dashboard=false turns it off)
 //
 // A timeout of 0 disables it.
 //

@@ -49,6 +49,7 @@ func run(ctx context.Context, args []string, getenv func(string) (string, bool),
 		Bounds:          s.bounds,
 		MaxRequestBytes: s.maxRequestBytes,
 		Clock:           s.clock,
+		Dashboard:       s.dashboard,
 	})
 	if err != nil {
 		ln.Close()

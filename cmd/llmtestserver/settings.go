@@ -46,6 +46,7 @@ type settings struct {
 	artifactsDir string         // where evicted sessions' journals go; "" for nowhere
 	fakeClock    string         // -fake-clock as given; "" for the real clock
 	clock        clock.Clock    // nil for the real clock
+	dashboard    bool           // serve the browser dashboard at /
 
 	// Modes that do something else than serving.
 	version     bool   // print the version and exit
@@ -101,6 +102,8 @@ func newFlagSet(s *settings) *flag.FlagSet {
 		"`directory` where the journal of each evicted session is written first, as <session ID>.jsonl")
 	fs.StringVar(&s.fakeClock, "fake-clock", "",
 		"run on a fake clock that starts at this RFC 3339 `time`, or \"now\";\nit moves only when advanced through the admin API")
+	fs.BoolVar(&s.dashboard, "dashboard", true,
+		"serve the browser dashboard at / behind the management key (-dashboard=false: / is a 404 as any unknown path)")
 	fs.BoolVar(&s.version, "version", false, "print the version and exit")
 	fs.StringVar(&s.healthCheck, "health-check", "",
 		"GET this `URL` (such as http://127.0.0.1:8080/healthz) and exit 0 if it answers 200, else 1;\nfor a container's HEALTHCHECK")

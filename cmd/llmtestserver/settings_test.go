@@ -49,6 +49,7 @@ func TestExampleConfigFileSetsEverything(t *testing.T) {
 	assert.Equal(t, "json", s.log)
 	assert.Equal(t, 30*time.Minute, s.evictIdle)
 	assert.Equal(t, "llmtest-artifacts", s.artifactsDir)
+	assert.False(t, s.dashboard)
 	assert.Equal(t, 500, s.startup.Journal.Capacity)
 	require.Len(t, s.startup.Scenarios, 1)
 	assert.Equal(t, "greeting", s.startup.Scenarios[0].Name)

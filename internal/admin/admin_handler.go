@@ -31,6 +31,7 @@ type Sessions interface {
 	httpx.Selector
 	Lister
 	Controls
+	Inspector
 	// Create admits a session configured by the JSON body; "{}" or an empty
 	// body clones the startup configuration.
 	Create(body []byte) (Created, error)
@@ -117,11 +118,19 @@ func asAPIError(err error) *apierr.Error {
 	return apierr.Internal()
 }
 
-// authorize checks the bearer token a control request presents against
-// the runtime's: the management key at the default runtime, the provider
-// key of a session.
+// authorize checks the token a control request presents against the
+// runtime's: the management key at the default runtime, the provider key
+// of a session. The token comes as a bearer token, or as the password of
+// HTTP Basic auth under any user name, which is how a browser logs in to
+// the dashboard.
 func authorize(r *http.Request, keyAccepted func(string) bool) *apierr.Error {
 	token, found := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if !found {
+		_, token, found = r.BasicAuth()
+		if found && crossSite(r) {
+			return crossSiteRefused()
+		}
+	}
 	if keyAccepted(token) {
 		return nil
 	}

@@ -64,6 +64,10 @@ var routes = []route{
 	{Route{http.MethodPost, sessionsPath}, management, (*Handler).createSession},
 	{Route{http.MethodDelete, sessionsPath + "/{id}"}, sessionOwner, (*Handler).deleteSession},
 	{Route{http.MethodPost, sessionsPath + "/{id}/fork"}, sessionOwner, (*Handler).forkSession},
+	{Route{http.MethodGet, sessionsPath + "/{id}"}, management, inspected(nil)},
+	{Route{http.MethodGet, sessionsPath + "/{id}/journal"}, management, inspected((*Handler).journal)},
+	{Route{http.MethodGet, sessionsPath + "/{id}/scenarios"}, management, inspected((*Handler).listScenarios)},
+	{Route{http.MethodGet, sessionsPath + "/{id}/assertions"}, management, inspected((*Handler).assertions)},
 	{Route{http.MethodGet, "/admin-api/clock"}, management, (*Handler).readClock},
 	{Route{http.MethodPost, "/admin-api/clock/advance"}, management, (*Handler).advanceClock},
 

@@ -23,10 +23,10 @@ var codecs = []string{"internal/openai", "internal/anthropic"}
 // neutral are the packages that must not reach a codec, even through
 // another package.
 var neutral = []string{"scenario", "journal", "clock", "internal/runtime", "internal/apierr", "internal/provider",
-	"internal/answer", "internal/httpx", "internal/admin", "internal/tokens", "internal/jsonschema"}
+	"internal/answer", "internal/httpx", "internal/admin", "internal/tokens", "internal/jsonschema", "internal/dashboard"}
 
 // leaves lists what may import nothing of this module.
-var leaves = []string{"scenario", "journal", "clock", "internal/memhttp"}
+var leaves = []string{"scenario", "journal", "clock", "internal/memhttp", "internal/dashboard"}
 
 // graph maps each package of the module (its path under the module) to
 // the packages of the module its non-test files import.

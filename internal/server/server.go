@@ -7,6 +7,7 @@ import (
 	"github.com/llmtestserver/llmtestserver/internal/admin"
 	"github.com/llmtestserver/llmtestserver/internal/anthropic"
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
+	"github.com/llmtestserver/llmtestserver/internal/dashboard"
 	"github.com/llmtestserver/llmtestserver/internal/httpx"
 	"github.com/llmtestserver/llmtestserver/internal/openai"
 	"github.com/llmtestserver/llmtestserver/internal/provider"
@@ -20,6 +21,9 @@ const HTTPMaxHeaderBytes = httpx.HTTPMaxHeaderBytes
 type Options struct {
 	// MaxRequestBytes bounds every request body.
 	MaxRequestBytes int64
+	// Dashboard serves the browser dashboard (internal/dashboard) at / to
+	// the holder of the management key; without it / is a provider 404.
+	Dashboard bool
 }
 
 // Codecs are the providers the server speaks, in the order they are asked
@@ -31,8 +35,11 @@ var Codecs = []provider.Codec{anthropic.Codec{}, openai.Codec{}}
 type handler struct {
 	sessions admin.Sessions
 	admin    *admin.Handler
-	opts     Options
-	routes   []route
+	// dashboard serves the dashboard's GET and HEAD requests; nil without
+	// Options.Dashboard.
+	dashboard http.Handler
+	opts      Options
+	routes    []route
 }
 
 // route is one route of one codec.
@@ -44,6 +51,9 @@ type route struct {
 // New returns the server's handler.
 func New(sessions admin.Sessions, opts Options) http.Handler {
 	h := &handler{sessions: sessions, admin: admin.New(sessions, opts.MaxRequestBytes), opts: opts}
+	if opts.Dashboard {
+		h.dashboard = h.admin.Guard(dashboard.Handler())
+	}
 	for _, c := range Codecs {
 		for _, r := range c.Routes() {
 			h.routes = append(h.routes, route{c, r})
@@ -53,6 +63,14 @@ func New(sessions admin.Sessions, opts Options) http.Handler {
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if h.dashboard != nil && dashboard.Serves(r) {
+		if err := httpx.HeadersTooLarge(r); err != nil {
+			httpx.WriteError(w, err, 0, admin.Render)
+			return
+		}
+		h.dashboard.ServeHTTP(w, r)
+		return
+	}
 	if strings.HasPrefix(r.URL.Path, admin.Prefix) {
 		if err := httpx.HeadersTooLarge(r); err != nil {
 			httpx.WriteError(w, err, 0, admin.Render)
