@@ -204,10 +204,13 @@ func TestInspectionRoutesRefusals(t *testing.T) {
 		r := call(t, srv.Client(), http.MethodGet, url, "", basic("browser", srv.ManagementKey())...)
 		assert.Equal(t, http.StatusOK, r.status, "%s with Basic auth: %s", path, r.body)
 
-		for _, id := range []string{goneID, "sess_unknown", ""} {
+		for _, id := range []string{goneID, "sess_unknown"} {
 			r := call(t, srv.Client(), http.MethodGet, listing+"/"+id+path, "", bearer(srv.ManagementKey())...)
 			r.wantError(t, http.StatusNotFound, "session_not_found")
 		}
+		// No ID at all is no route of the admin API.
+		r = call(t, srv.Client(), http.MethodGet, listing+"/"+path, "", bearer(srv.ManagementKey())...)
+		assert.Equal(t, http.StatusNotFound, r.status, "%s without an ID: %s", path, r.body)
 	}
 	for _, view := range []string{"journal", "scenarios", "assertions"} {
 		r := call(t, srv.Client(), http.MethodPost, listing+"/"+sess.ID()+"/"+view, "{}", bearer(srv.ManagementKey())...)
@@ -216,7 +219,7 @@ func TestInspectionRoutesRefusals(t *testing.T) {
 	}
 	r := call(t, srv.Client(), http.MethodPut, listing+"/"+sess.ID(), "{}", bearer(srv.ManagementKey())...)
 	r.wantError(t, http.StatusMethodNotAllowed, "method_not_allowed")
-	assert.Equal(t, "GET, DELETE", r.header.Get("Allow"))
+	assert.Equal(t, "DELETE, GET", r.header.Get("Allow"))
 
 	// Deletion is untouched: only the session's own headers.
 	r = call(t, srv.Client(), http.MethodDelete, listing+"/"+sess.ID(), "", bearer(srv.ManagementKey())...)
