@@ -64,16 +64,28 @@ func WriteArtifact(w io.Writer, header ArtifactHeader, entries []Entry) error {
 }
 
 // WriteArtifactFile writes header and entries to the file path, creating
-// its directories and replacing a file already there.
+// its directories and replacing a file already there. The file appears
+// whole, readable by all (0644), or not at all.
 func WriteArtifactFile(path string, header ArtifactHeader, entries []Entry) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	f, err := os.Create(path)
+	// Written beside and renamed, so that the file appears whole: a reader
+	// watching the directory (a CI step, a test waiting for an evicted
+	// session's journal) never reads half of it.
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
 	if err != nil {
 		return err
 	}
-	return errors.Join(WriteArtifact(f, header, entries), f.Close())
+	err = errors.Join(WriteArtifact(f, header, entries), f.Chmod(0o644), f.Close())
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
 }
 
 // ReadArtifact decodes a journal artifact: its header and its entries,

@@ -39,6 +39,41 @@ func TestArtifactRoundTrip(t *testing.T) {
 	assert.Equal(t, uint64(3), entries[1].Seq)
 }
 
+// WriteArtifactFile replaces a file already there in one step, readable by
+// all, and leaves nothing else in the directory: the file is written
+// beside and renamed, so that a reader never sees half of it.
+func TestArtifactFileAppearsWhole(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "sess_1.jsonl")
+	require.NoError(t, os.WriteFile(path, []byte("an older file\n"), 0o600))
+	header := journal.NewArtifactHeader("sess_1", 0)
+	require.NoError(t, journal.WriteArtifactFile(path, header, []journal.Entry{{Method: "POST", Status: 200}}))
+
+	names, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	require.Len(t, names, 1, "no file is left beside it")
+	assert.Equal(t, "sess_1.jsonl", names[0].Name())
+	info, err := os.Stat(path)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o644), info.Mode().Perm())
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	h, entries, err := journal.ReadArtifact(f)
+	require.NoError(t, err)
+	assert.Equal(t, header, h)
+	assert.Len(t, entries, 1)
+
+	// A directory in the way: the error, and no file left behind.
+	blocked := filepath.Join(dir, "blocked.jsonl")
+	require.NoError(t, os.Mkdir(blocked, 0o755))
+	require.Error(t, journal.WriteArtifactFile(blocked, header, nil))
+	names, err = os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Len(t, names, 2, "only the artifact and the directory")
+}
+
 // ReadArtifact refuses what is not a journal artifact of this version.
 func TestReadArtifactRefusesOtherFiles(t *testing.T) {
 	t.Parallel()

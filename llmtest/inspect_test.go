@@ -230,18 +230,26 @@ func TestInspectionRoutesRefusals(t *testing.T) {
 }
 
 // A browser that logged in to the dashboard sends its Basic credentials
-// with requests other sites' pages make too: those are refused, so that
-// no page elsewhere can drive the server with them. The dashboard's own
-// requests, and programs, are not affected.
+// with requests other sites' pages make too: those that change something
+// are refused, whether the browser says where they come from
+// (Sec-Fetch-Site) or only their Origin, so that no page elsewhere can
+// drive the server with them. The dashboard's own requests, reads from a
+// link elsewhere, and programs are not affected.
 func TestBasicCredentialsFromAnotherSiteAreRefused(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
 	auth := basic("browser", srv.ManagementKey())
-	for _, site := range []string{"cross-site", "same-site"} {
-		r := call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/reset", "", join(auth, []string{"Sec-Fetch-Site", site})...)
+	for _, from := range [][]string{
+		{"Sec-Fetch-Site", "cross-site"},
+		{"Sec-Fetch-Site", "same-site"},
+		{"Origin", "http://elsewhere.example"}, // a plain-http host: no Sec-Fetch-Site
+	} {
+		r := call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/reset", "", join(auth, from)...)
 		r.wantError(t, http.StatusForbidden, "cross_site_request")
-		r = call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/sessions", "{}", join(auth, []string{"Sec-Fetch-Site", site})...)
+		r = call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/sessions", "{}", join(auth, from)...)
 		r.wantError(t, http.StatusForbidden, "cross_site_request")
+		r = call(t, srv.Client(), http.MethodGet, srv.URL()+"/admin-api/journal", "", join(auth, from)...)
+		assert.Equal(t, http.StatusOK, r.status, "a read from %v: %s", from, r.body)
 	}
 	require.Zero(t, srv.Manager().Len(), "a cross-site request created a session")
 	for _, site := range []string{"same-origin", "none", ""} {

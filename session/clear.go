@@ -3,6 +3,7 @@ package session
 import (
 	"slices"
 
+	"github.com/llmtestserver/llmtestserver/internal/runtime"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
@@ -15,11 +16,21 @@ func (k sink) ClearReplies(name string) { k.s.m.clearReplies(k.s.id, name) }
 // clearReplies drops the replies left of session id's scenario name, and
 // prices the configuration again.
 func (m *Manager) clearReplies(id, name string) {
+	m.clearAndPrice(id, func(rt *runtime.Runtime) bool { return rt.ClearReplies(name) })
+}
+
+// clearAndPrice runs clear on session id's runtime and, when it changed
+// something, prices the configuration again, once, under the manager's
+// lock. It reports whether the session exists.
+func (m *Manager) clearAndPrice(id string, clear func(*runtime.Runtime) bool) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	e, ok := m.sessions[id]
-	if !ok || !e.session.rt.ClearReplies(name) {
-		return
+	if !ok {
+		return false
+	}
+	if !clear(e.session.rt) {
+		return true
 	}
 	e.gen++
 	cfg := e.cfg
@@ -27,6 +38,7 @@ func (m *Manager) clearReplies(id, name string) {
 	size, reservation := cfg.Size(), cfg.Reservation()
 	m.reserved += reservation - e.reservation
 	e.size, e.reservation = size, reservation
+	return true
 }
 
 // answering returns scenarios without those that have no reply, which
@@ -49,39 +61,22 @@ func answering(scenarios []scenario.Scenario) []scenario.Scenario {
 
 // clearScenarios drops the replies left of session id's scenario name (the
 // default runtime's when id is ""), or of all its scenarios when name is
-// "", and prices the configuration again. It reports whether a scenario
-// of that name exists; nothing changes when none does.
+// "", in one step, and prices the configuration again once. It reports
+// whether a scenario of that name exists; nothing changes when none does.
 func (m *Manager) clearScenarios(id, name string) (bool, error) {
-	if id != "" {
-		m.mu.RLock()
-		e, ok := m.sessions[id]
-		m.mu.RUnlock()
-		if !ok {
-			return false, ErrNotFound
+	clear := func(rt *runtime.Runtime) bool {
+		if name == "" {
+			return rt.ClearAllReplies() > 0
 		}
-		names := scenarioNames(e.session.rt.Settings().Scenarios, name)
-		for _, n := range names {
-			m.clearReplies(id, n)
-		}
-		return len(names) > 0 || name == "", nil
+		return rt.ClearReplies(name)
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	names := scenarioNames(m.fallback.Settings().Scenarios, name)
-	for _, n := range names {
-		m.fallback.ClearReplies(n)
+	found := false
+	if id == "" {
+		// The default runtime has no reservation to price again, so the
+		// manager's lock, which every session's lookup takes, stays free.
+		found = clear(m.fallback)
+	} else if !m.clearAndPrice(id, func(rt *runtime.Runtime) bool { found = clear(rt); return found }) {
+		return false, ErrNotFound
 	}
-	return len(names) > 0 || name == "", nil
-}
-
-// scenarioNames returns the names of scenarios, or only name when one of
-// them has it, or none.
-func scenarioNames(scenarios []scenario.Scenario, name string) []string {
-	var names []string
-	for _, s := range scenarios {
-		if name == "" || s.Name == name {
-			names = append(names, s.Name)
-		}
-	}
-	return names
+	return found || name == "", nil
 }

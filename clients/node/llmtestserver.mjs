@@ -97,13 +97,18 @@ export class LLMTestServer {
    * @param {{url: string, managementKey: string}} options the server's root
    *   URL (such as "http://127.0.0.1:8080") and its management key
    */
-  constructor({ url, managementKey }) {
+  constructor({ url, managementKey, bearerToken }) {
     if (!url) throw new TypeError('LLMTestServer: url is required');
     if (!managementKey) throw new TypeError('LLMTestServer: managementKey is required');
     /** @type {string} the root URL, without a trailing slash */
     this.url = url.replace(/\/+$/, '');
     /** @type {string} */
     this.managementKey = managementKey;
+    /**
+     * @type {string | undefined} the startup configuration's bearer_token,
+     * which a session whose configuration sets none inherits
+     */
+    this.bearerToken = bearerToken || undefined;
     /** @type {Set<Session>} sessions created here and not deleted yet */
     this.sessionsAlive = new Set();
     /** @type {import('node:child_process').ChildProcess | null} */
@@ -121,7 +126,7 @@ export class LLMTestServer {
   async createSession(config) {
     const created = await call(`${this.url}/admin-api/sessions`, 'POST',
       { Authorization: `Bearer ${this.managementKey}` }, config ?? {});
-    const session = new Session(this, created, config?.bearer_token);
+    const session = new Session(this, created, config?.bearer_token ?? this.bearerToken);
     this.sessionsAlive.add(session);
     return session;
   }
@@ -321,7 +326,7 @@ export class Session {
    *
    * @returns {Promise<{unmatched: object[], unmatched_total: number, schema_mismatches: object[],
    *   schema_mismatch_total: number, contradictions: object[], contradiction_total: number,
-   *   unused_replies: number, unused: object[], faults: Record<string, number>}>}
+   *   unused_replies: Record<string, number>, unused: object[], faults: Record<string, number>}>}
    */
   async assertions() {
     return this.request('GET', '/admin-api/assertions');
@@ -365,10 +370,14 @@ export class Session {
  * @param {string} url its root URL, such as "http://127.0.0.1:8080"
  * @param {string} managementKey the key it was started with (-management-key
  *   or $LLMTEST_MANAGEMENT_KEY)
+ * @param {object} [options]
+ * @param {string} [options.bearerToken] the bearer_token of the server's
+ *   startup configuration, if it sets one: sessions created without one of
+ *   their own inherit it, and their apiKey is then this
  * @returns {LLMTestServer}
  */
-export function connect(url, managementKey) {
-  return new LLMTestServer({ url, managementKey });
+export function connect(url, managementKey, options = {}) {
+  return new LLMTestServer({ url, managementKey, bearerToken: options.bearerToken });
 }
 
 /**
@@ -379,7 +388,11 @@ export function connect(url, managementKey) {
  * @param {object} [options]
  * @param {string} [options.binary] path of the built binary; default $LLMTEST_BINARY
  * @param {string} [options.managementKey] passed as -management-key; default
- *   $LLMTEST_MANAGEMENT_KEY, else the key the server generates and prints
+ *   a -management-key among options.args, else $LLMTEST_MANAGEMENT_KEY (which
+ *   the server reads itself), else the key the server generates and prints.
+ *   A key set only by a -config file must be given here too.
+ * @param {string} [options.bearerToken] the bearer_token of the startup
+ *   configuration (a -config file's "startup"), if it sets one; see connect
  * @param {string} [options.addr] listen address, default "127.0.0.1:0"
  * @param {string[]} [options.args] more flags, such as ["-max-sessions", "64"]
  * @param {NodeJS.ProcessEnv} [options.env] the process's environment; default process.env
@@ -392,9 +405,11 @@ export async function startServer(options = {}) {
   if (!binary) {
     throw new Error('startServer: no binary; set LLMTEST_BINARY or pass {binary} (go build -o DIR ./cmd/llmtestserver)');
   }
-  const managementKey = options.managementKey ?? (env.LLMTEST_MANAGEMENT_KEY || undefined);
   const args = ['-addr', options.addr ?? '127.0.0.1:0', ...(options.args ?? [])];
-  if (managementKey) args.push('-management-key', managementKey);
+  // A key from the environment is the child's too: it stays off the
+  // command line, where other users of the machine could read it.
+  const managementKey = options.managementKey ?? keyFlag(options.args ?? []) ?? (env.LLMTEST_MANAGEMENT_KEY || undefined);
+  if (options.managementKey) args.push('-management-key', options.managementKey);
 
   const child = spawn(binary, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const killOnExit = () => child.kill('SIGKILL');
@@ -411,13 +426,20 @@ export async function startServer(options = {}) {
     let buffered = '';
     let url;
     let key = managementKey;
+    // The server prints its key right after its URL when it generated
+    // one; when no key line follows soon, none will.
+    let keyTimer;
     const fail = (why) => {
       clearTimeout(timer);
+      clearTimeout(keyTimer);
       child.kill('SIGKILL');
       reject(new Error(`startServer: ${binary} ${why}${stderr ? `; stderr: ${stderr.trim()}` : ''}`));
     };
-    const timer = setTimeout(() => fail(`printed no URL within ${options.startTimeoutMs ?? 10000} ms`),
-      options.startTimeoutMs ?? 10000);
+    const timer = setTimeout(() => fail(url
+      ? 'printed its URL but no management key: it was set where the helper cannot see it (a -config file, $LLMTEST_CONFIG); pass {managementKey}'
+      : `printed no URL within ${options.startTimeoutMs ?? 10000} ms`),
+    options.startTimeoutMs ?? 10000);
+
     child.once('error', (err) => fail(`could not start: ${err.message}`));
     child.once('exit', (code, signal) => fail(`exited (${signal ?? code}) before printing its URL`));
     child.stdout.setEncoding('utf8');
@@ -432,8 +454,12 @@ export async function startServer(options = {}) {
         if (listening) url = listening[1];
         if (printedKey && !key) key = printedKey[1];
       }
+      if (url && !key && !keyTimer) {
+        keyTimer = setTimeout(() => fail('printed its URL but no management key: it was set where the helper cannot see it (a -config file, $LLMTEST_CONFIG); pass {managementKey}'), 1000);
+      }
       if (url && key) {
         clearTimeout(timer);
+        clearTimeout(keyTimer);
         child.removeAllListeners('error');
         child.removeAllListeners('exit');
         child.once('exit', () => process.off('exit', killOnExit));
@@ -455,9 +481,27 @@ export async function startServer(options = {}) {
   child.stdout.unref?.();
   child.stderr.unref?.();
 
-  const server = new LLMTestServer({ url, managementKey: key });
+  const server = new LLMTestServer({ url, managementKey: key, bearerToken: options.bearerToken });
   server.process = child;
   return server;
+}
+
+/**
+ * The value of a -management-key flag among args (-management-key K,
+ * -management-key=K, with one dash or two), or undefined.
+ *
+ * @param {string[]} args
+ * @returns {string | undefined}
+ */
+function keyFlag(args) {
+  let key;
+  for (let i = 0; i < args.length; i++) {
+    const m = /^--?management-key(?:=(.*))?$/.exec(args[i]);
+    if (!m) continue;
+    key = m[1] ?? args[i + 1];
+    if (m[1] === undefined) i++;
+  }
+  return key || undefined;
 }
 
 /**

@@ -102,8 +102,11 @@ func scalar(raw json.RawMessage) (value string, ok bool, err error) {
 		return v.String(), true, nil
 	case bool:
 		return fmt.Sprint(v), true, nil
+	case []any:
+		// Not the value itself: the field may be the management key.
+		return "", false, errors.New("want a string, a number or a boolean, got an array")
 	default:
-		return "", false, fmt.Errorf("want a string, a number or a boolean, got %s", raw)
+		return "", false, errors.New("want a string, a number or a boolean, got an object")
 	}
 }
 

@@ -142,7 +142,8 @@ func TestSettingsErrorsNameTheirSource(t *testing.T) {
 		"dashed field":            {file: `{"max-sessions":3}`, want: `unknown field "max-sessions"`},
 		"mode as field":           {file: `{"version":"1"}`, want: `unknown field "version"`},
 		"nested config":           {file: `{"config":"other.json"}`, want: `unknown field "config"`},
-		"wrong type":              {file: `{"max_sessions":[3]}`, want: `field "max_sessions": want a string, a number or a boolean`},
+		"wrong type":              {file: `{"max_sessions":[3]}`, want: `field "max_sessions": want a string, a number or a boolean, got an array`},
+		"object for a key":        {file: `{"management_key":{"k":"never-printed"}}`, want: `field "management_key": want a string, a number or a boolean, got an object`},
 		"boolean for a number":    {file: `{"max_sessions":true}`, want: `field "max_sessions": invalid value true`},
 		"malformed value":         {file: `{"shutdown_timeout":5}`, want: `field "shutdown_timeout": invalid value 5`},
 		"out of range field":      {file: `{"max_sessions":0}`, want: `field "max_sessions" of config file`},
@@ -161,6 +162,7 @@ func TestSettingsErrorsNameTheirSource(t *testing.T) {
 			_, err := parseArgs(args, env(tc.vars), io.Discard)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.want)
+			assert.NotContains(t, err.Error(), "never-printed", "an error never quotes what may be a key")
 		})
 	}
 }

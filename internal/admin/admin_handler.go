@@ -127,7 +127,7 @@ func authorize(r *http.Request, keyAccepted func(string) bool) *apierr.Error {
 	token, found := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	if !found {
 		_, token, found = r.BasicAuth()
-		if found && crossSite(r) {
+		if found && basicOrigin.Check(r) != nil {
 			return crossSiteRefused()
 		}
 	}

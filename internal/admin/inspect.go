@@ -28,6 +28,10 @@ type Inspector interface {
 // counterparts on the selected runtime.
 func inspected(view func(h *Handler, w http.ResponseWriter, r *http.Request, c call)) func(h *Handler, w http.ResponseWriter, r *http.Request, c call) {
 	return func(h *Handler, w http.ResponseWriter, r *http.Request, c call) {
+		if err := h.needManagementKey(); err != nil {
+			writeError(w, err)
+			return
+		}
 		rt, info, ok := h.sessions.Inspect(c.id)
 		if !ok {
 			writeError(w, noSessionWithID(c.id))
@@ -40,6 +44,17 @@ func inspected(view func(h *Handler, w http.ResponseWriter, r *http.Request, c c
 		}
 		view(h, w, r, call{id: c.id, sel: selected{rt, c.id}})
 	}
+}
+
+// needManagementKey refuses to show a session by its ID alone on a server
+// that has no management key: there anyone may list the IDs, and the
+// session key would no longer guard a session's journal.
+func (h *Handler) needManagementKey() *apierr.Error {
+	if !h.sessions.Default().KeyAccepted("") {
+		return nil
+	}
+	return &apierr.Error{Status: http.StatusForbidden, Code: "management_key_required",
+		Message: "This server has no management key, so it shows no session by its ID alone: start it with one (session.ManagerConfig.ManagementKey; the standalone server always has one)."}
 }
 
 // noSessionWithID answers an inspection of a session that does not exist,
@@ -69,25 +84,26 @@ func (h *Handler) Guard(next http.Handler) http.Handler {
 			writeError(w, err)
 			return
 		}
+		if err := h.needManagementKey(); err != nil {
+			writeError(w, err)
+			return
+		}
 		next.ServeHTTP(w, r)
 	})
 }
 
-// crossSite reports whether a browser sent r from a page of another site
-// (its Sec-Fetch-Site header says so). A browser sends the Basic
-// credentials it logged in to the dashboard with on such requests too, so
-// a page elsewhere could otherwise reset or reconfigure the server by a
-// form: credentials the browser adds by itself count only from the
-// server's own pages. Programs send no such header.
-func crossSite(r *http.Request) bool {
-	switch r.Header.Get("Sec-Fetch-Site") {
-	case "cross-site", "same-site":
-		return true
-	}
-	return false
-}
+// basicOrigin refuses a request that changes something (not GET, HEAD or
+// OPTIONS) and that a browser sent from a page of another origin, by
+// Sec-Fetch-Site, or by Origin against Host where a browser sends no
+// Sec-Fetch-Site (a plain-http host that is not localhost). A browser
+// sends the Basic credentials it logged in to the dashboard with on such
+// requests too, so a page elsewhere could otherwise reset or reconfigure
+// the server by a form; those credentials count only from the server's
+// own pages. Reads stay open to a link from elsewhere: another origin's
+// page cannot read their answers. Programs send neither header.
+var basicOrigin = http.NewCrossOriginProtection()
 
 func crossSiteRefused() *apierr.Error {
 	return &apierr.Error{Status: http.StatusForbidden, Type: "invalid_request_error", Code: "cross_site_request",
-		Message: "Basic credentials are accepted only from the server's own pages, and this request came from another site. Send the key as a bearer token."}
+		Message: "Basic credentials change the server only from its own pages, and this request came from a page of another origin. Send the key as a bearer token."}
 }

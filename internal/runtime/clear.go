@@ -21,31 +21,55 @@ import (
 // it, it comes back to the queue, as after any rollback. A retired runtime
 // stays as it is.
 func (rt *Runtime) ClearReplies(name string) bool {
+	return rt.clearReplies(name) > 0
+}
+
+// ClearAllReplies drops the replies every scenario has left, as
+// ClearReplies does for one, in one step, and returns how many scenarios
+// the runtime has.
+func (rt *Runtime) ClearAllReplies() int { return rt.clearReplies("") }
+
+// clearReplies clears the first scenario called name, or every scenario
+// when name is "", and returns how many it cleared: one copy of the
+// settings whatever their number.
+func (rt *Runtime) clearReplies(name string) int {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
-	i := slices.IndexFunc(rt.settings.Scenarios, func(s scenario.Scenario) bool { return s.Name == name })
-	if rt.retired || i < 0 {
-		return false
+	if rt.retired {
+		return 0
 	}
-	q := rt.queues[i]
-	keep := q.global.next
-	if q.scenario.PerConversation {
-		keep = 0
-		rt.positions -= len(q.byConv)
-		q.byConv = nil
+	var clear []int
+	if name == "" {
+		for i := range rt.settings.Scenarios {
+			clear = append(clear, i)
+		}
+	} else if i := slices.IndexFunc(rt.settings.Scenarios, func(s scenario.Scenario) bool { return s.Name == name }); i >= 0 {
+		clear = []int{i}
 	}
-	q.global.back = nil
+	if len(clear) == 0 {
+		return 0
+	}
 	// A copy of the scenario values, because readers share the settings'
 	// slice; the kept replies clipped, so that the next append copies them
 	// rather than writing over a reply a reader still holds.
 	scenarios := slices.Clone(rt.settings.Scenarios)
-	scenarios[i].Replies = slices.Clip(scenarios[i].Replies[:keep])
-	if keep == 0 {
-		scenarios[i].Replies = nil
+	for _, i := range clear {
+		q := rt.queues[i]
+		keep := q.global.next
+		if q.scenario.PerConversation {
+			keep = 0
+			rt.positions -= len(q.byConv)
+			q.byConv = nil
+		}
+		q.global.back = nil
+		scenarios[i].Replies = slices.Clip(scenarios[i].Replies[:keep])
+		if keep == 0 {
+			scenarios[i].Replies = nil
+		}
 	}
 	for j := range scenarios {
 		rt.queues[j].scenario = &scenarios[j]
 	}
 	rt.settings.Scenarios = scenarios
-	return true
+	return len(clear)
 }

@@ -126,3 +126,25 @@ func TestClearRepliesUnknownOrRetired(t *testing.T) {
 		t.Error("a retired runtime changed")
 	}
 }
+
+// ClearAllReplies clears every scenario as ClearReplies clears one, in one
+// copy of the settings: its allocations do not grow with the number of
+// scenarios, where clearing them one by one copies them all each time.
+func TestClearAllRepliesIsOneStep(t *testing.T) {
+	rt := newTestRuntime()
+	for i := range 1000 {
+		name := "s" + string(rune('a'+i%26)) + string(rune('a'+i/26%26)) + string(rune('a'+i/676))
+		rt.AddReplies(name, scenario.Match{UserContains: name}, scenario.Reply{Text: "x"}, scenario.Reply{Text: "y"})
+	}
+	if got := rt.ClearAllReplies(); got != 1000 {
+		t.Fatalf("ClearAllReplies cleared %d scenarios, want 1000", got)
+	}
+	for _, st := range rt.Scenarios() {
+		if st.Remaining != 0 {
+			t.Fatalf("%s has %d replies left after ClearAllReplies", st.Scenario.Name, st.Remaining)
+		}
+	}
+	if allocs := testing.AllocsPerRun(5, func() { rt.ClearAllReplies() }); allocs > 10 {
+		t.Errorf("ClearAllReplies of 1000 scenarios allocates %.0f times, want one copy of the settings", allocs)
+	}
+}

@@ -34,12 +34,21 @@ function startServer() {
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
+    // A binary that never prints its URL fails the run instead of holding it.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${command} printed no URL within 30 s: ${out}`));
+    }, 30000);
+    child.on('exit', () => clearTimeout(timer));
     child.on('error', reject);
     child.on('exit', (code) => reject(new Error(`${command} exited with ${code} before listening: ${out}`)));
     child.stdout.on('data', (chunk) => {
       out += chunk;
       const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve({ child, url: m[1] });
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, url: m[1] });
+      }
     });
   });
 }

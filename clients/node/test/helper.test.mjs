@@ -5,6 +5,9 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import OpenAI from 'openai';
 
@@ -62,6 +65,32 @@ test('a server left running is killed when Node exits', async () => {
   };
   for (let i = 0; i < 100 && await listening(); i++) await delay(20);
   assert.equal(await listening(), false, `a server still answers at ${url}`);
+});
+
+test('startServer finds a key given among the args, or in a -config file with its bearer token', async (t) => {
+  const inArgs = await startServer({ args: ['-management-key=args-key'], env: { ...process.env, LLMTEST_MANAGEMENT_KEY: '' } });
+  t.after(() => inArgs.close());
+  assert.equal(inArgs.managementKey, 'args-key');
+  assert.match((await inArgs.createSession()).id, /^sess_/);
+
+  const dir = await mkdtemp(path.join(tmpdir(), 'llmtest-node-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'config.json');
+  await writeFile(file, JSON.stringify({ management_key: 'file-key', startup: { bearer_token: 'file-provider-key' } }));
+  const env = { ...process.env, LLMTEST_MANAGEMENT_KEY: '' };
+  // The key the file sets is not printed: the helper says to pass it,
+  // at once rather than at its start timeout.
+  await assert.rejects(startServer({ args: ['-config', file], env, startTimeoutMs: 60000 }),
+    /printed its URL but no management key.*pass \{managementKey\}/);
+  const fromFile = await startServer({ args: ['-config', file], env, managementKey: 'file-key', bearerToken: 'file-provider-key' });
+  t.after(() => fromFile.close());
+  const session = await fromFile.createSession({ scenarios: [{ name: 'hi', replies: [{ text: 'from the file' }] }] });
+  assert.equal(session.apiKey, 'file-provider-key', 'a session inherits the startup bearer token');
+  const res = await new OpenAI(session.openai({ maxRetries: 0 })).chat.completions.create({
+    model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }],
+  });
+  assert.equal(res.choices[0].message.content, 'from the file');
+  assert.equal((await session.scenarios()).length, 1, 'the admin calls carry the inherited key too');
 });
 
 test('startServer passes a given management key, and close stops the process', async () => {

@@ -137,7 +137,9 @@
   // place (newest session first), so that an open list or the selection
   // is never disturbed.
   function updateSelector(sessions) {
-    const list = sessions.slice().sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
+    // By time, not by text: RFC 3339 drops trailing zeros of the fraction,
+    // so ".12Z" sorts after ".123Z" as text.
+    const list = sessions.slice().sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at) || (a.id < b.id ? -1 : 1));
     const alive = new Set(list.map((s) => s.id));
     for (const opt of Array.from(select.options)) {
       if (opt.value !== '' && !alive.has(opt.value)) {
@@ -492,7 +494,12 @@
 
   function fromHash() {
     const m = /^#session=(.+)$/.exec(location.hash);
-    return m ? decodeURIComponent(m[1]) : '';
+    if (!m) return '';
+    try {
+      return decodeURIComponent(m[1]);
+    } catch {
+      return ''; // a hash that is no encoded ID selects the default runtime
+    }
   }
 
   function choose(id) {
