@@ -144,7 +144,8 @@ func TestClearAllRepliesIsOneStep(t *testing.T) {
 			t.Fatalf("%s has %d replies left after ClearAllReplies", st.Scenario.Name, st.Remaining)
 		}
 	}
-	if allocs := testing.AllocsPerRun(5, func() { rt.ClearAllReplies() }); allocs > 10 {
+	// A few allocations (more under -race), never one or more per scenario.
+	if allocs := testing.AllocsPerRun(5, func() { rt.ClearAllReplies() }); allocs > 100 {
 		t.Errorf("ClearAllReplies of 1000 scenarios allocates %.0f times, want one copy of the settings", allocs)
 	}
 }
