@@ -224,17 +224,9 @@ func TestArtifactsDirectoryNames(t *testing.T) {
 }
 
 // ReadJournalArtifact refuses what is not a journal artifact of this
-// version.
+// version (journal.ReadArtifact's test has every case).
 func TestReadJournalArtifactRefusesOtherFiles(t *testing.T) {
 	t.Parallel()
-	for name, text := range map[string]string{
-		"empty":         "",
-		"other kind":    `{"version":1,"kind":"something.else"}` + "\n",
-		"newer version": `{"version":2,"kind":"llmtest.journal"}` + "\n",
-		"not JSON":      "#1 POST /v1/chat/completions\n",
-		"bad entry":     `{"version":1,"kind":"llmtest.journal"}` + "\n{\n",
-	} {
-		_, _, err := llmtest.ReadJournalArtifact(strings.NewReader(text))
-		assert.Error(t, err, name)
-	}
+	_, _, err := llmtest.ReadJournalArtifact(strings.NewReader(`{"version":2,"kind":"llmtest.journal"}` + "\n"))
+	assert.Error(t, err)
 }

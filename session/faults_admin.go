@@ -1,10 +1,6 @@
 package session
 
-import (
-	"fmt"
-
-	"github.com/llmtestserver/llmtestserver/internal/runtime"
-)
+import "github.com/llmtestserver/llmtestserver/internal/runtime"
 
 // setFaults replaces the rate limits or the chaos rules of session id (the
 // default runtime when id is ""), as PUT /admin-api/rate-limits and PUT
@@ -49,9 +45,8 @@ func (m *Manager) setFaults(id string, change func(*Config), apply func(*runtime
 		return nil
 	}
 	reservation := whole.Reservation()
-	if free := m.cfg.Bounds.MaxReservedBytes - m.reserved + e.reservation; reservation > free {
-		return fmt.Errorf("%w: the new configuration reserves %d bytes, %d are free for this session",
-			ErrCapacityExceeded, reservation, free)
+	if err := m.checkReservation(e, reservation); err != nil {
+		return err
 	}
 	m.reserved += reservation - e.reservation
 	e.cfg, e.size, e.reservation = cfg, size, reservation

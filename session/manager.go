@@ -178,6 +178,16 @@ func (m *Manager) checkSizeOf(size int64) error {
 	return nil
 }
 
+// checkReservation reports whether session e may reserve reservation
+// bytes in place of what it reserves now. m.mu must be held.
+func (m *Manager) checkReservation(e *entry, reservation int64) error {
+	if free := m.cfg.Bounds.MaxReservedBytes - m.reserved + e.reservation; reservation > free {
+		return fmt.Errorf("%w: the new configuration reserves %d bytes, %d are free for this session",
+			ErrCapacityExceeded, reservation, free)
+	}
+	return nil
+}
+
 // admit checks the size of a validated configuration, reserves room for it
 // and starts its runtime.
 func (m *Manager) admit(cfg Config) (*Session, error) {
@@ -271,9 +281,8 @@ func (m *Manager) configure(id string, cfg Config) error {
 		return ErrNotFound
 	}
 	reservation := cfg.Reservation()
-	if free := m.cfg.Bounds.MaxReservedBytes - m.reserved + e.reservation; reservation > free {
-		return fmt.Errorf("%w: the new configuration reserves %d bytes, %d are free for this session",
-			ErrCapacityExceeded, reservation, free)
+	if err := m.checkReservation(e, reservation); err != nil {
+		return err
 	}
 	m.reserved += reservation - e.reservation
 	e.cfg, e.size, e.reservation = cfg.withoutScenarios(), size, reservation
