@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/llmtestserver/llmtestserver/clock"
+	"github.com/llmtestserver/llmtestserver/scenario"
 	"github.com/llmtestserver/llmtestserver/session"
 )
 
@@ -351,4 +352,28 @@ func TestAdminHistoryListsStoredRecords(t *testing.T) {
 	assert.Equal(t, session.StoredRecord{ID: r2.ID, Kind: "response", Created: start, Size: list.Data[1].SizeBytes, PreviousID: r1.ID}, h.Records[1])
 	assert.Equal(t, list.Bytes, h.Bytes)
 	assert.Equal(t, session.HistoryConfig{Capacity: 10, MaxBytes: 1000000}, h.Bounds)
+}
+
+// A scenario that holds a Go function cannot be sent as JSON, so GET
+// /admin-api/config refuses it with 409 configuration_in_process_only;
+// the chaos rules and the rate limits are read all the same.
+func TestAdminMembersReadPastGoFunctions(t *testing.T) {
+	a := newAdminServer(t, session.ManagerConfig{})
+	sess, err := a.m.Create(session.WithRateLimits(60, 0),
+		session.WithScenario(scenario.Scenario{Name: "go", Match: scenario.Func(func(*scenario.Request) bool { return true }),
+			Replies: []scenario.Reply{scenario.Text("from Go")}}))
+	require.NoError(t, err)
+	t.Cleanup(sess.Close)
+
+	r := a.do(http.MethodGet, "/admin-api/config", "", of(sess)...)
+	assert.Equal(t, http.StatusConflict, r.status, "%s", r.body)
+	code, _ := errorParam(t, r.body)
+	assert.Equal(t, "configuration_in_process_only", code)
+
+	r = a.do(http.MethodGet, "/admin-api/rate-limits", "", of(sess)...)
+	require.Equal(t, http.StatusOK, r.status, "%s", r.body)
+	assert.JSONEq(t, `{"requests_per_minute":60}`, string(r.body))
+	r = a.do(http.MethodGet, "/admin-api/chaos", "", of(sess)...)
+	require.Equal(t, http.StatusOK, r.status, "%s", r.body)
+	assert.Equal(t, "null", string(r.body))
 }

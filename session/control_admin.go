@@ -15,12 +15,22 @@ import (
 // ConfigJSON gives the admin API the configuration of session id, or of
 // the default runtime when id is "", as GET /admin-api/config answers it:
 // Session.Config's JSON, which PUT /admin-api/config takes back as it is.
-func (c control) ConfigJSON(id string) ([]byte, error) {
+func (c control) ConfigJSON(id, member string) ([]byte, error) {
 	cfg, err := c.m.config(id)
 	if err != nil {
 		return nil, c.apiError(err)
 	}
-	b, err := json.Marshal(cfg)
+	var v any = cfg
+	switch member {
+	case "":
+	case "chaos":
+		v = cfg.Chaos
+	case "rate_limits":
+		v = cfg.RateLimits
+	default:
+		return nil, apierr.Internal()
+	}
+	b, err := json.Marshal(v)
 	if errors.Is(err, scenario.ErrInProcessOnly) {
 		return nil, &apierr.Error{Status: http.StatusConflict, Code: "configuration_in_process_only",
 			Message: "The configuration holds a Go function (a scenario.Func match or a Go responder), which works in-process only and cannot be sent as JSON. GET /admin-api/scenarios lists such scenarios by name."}

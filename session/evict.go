@@ -38,9 +38,11 @@ type Evicted struct {
 // sessions contract has no expiry by timer. The caller decides when to
 // call it, so a test drives it with a fake clock and no timers.
 //
-// Each session is retired first, in one step with the check that it is
-// idle, so that no request can start in it in between (one that comes
-// later is refused as after a deletion). Then export, when not nil, is
+// Each session is retired first, in one step with the check that no
+// request is in flight in it and none ended after the cutoff, so that no
+// request can start in it in between; one that comes later is refused as
+// after a deletion, and so is one that had looked the session up but not
+// started yet when its last use was read. Then export, when not nil, is
 // called with the session and its frozen journal, before the session
 // leaves the working set and releases its capacity: when a listing no
 // longer shows it, its journal has been exported.

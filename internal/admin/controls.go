@@ -8,8 +8,10 @@ import "github.com/llmtestserver/llmtestserver/clock"
 // are *apierr.Error values, written as they are.
 type Controls interface {
 	// ConfigJSON returns the configuration of session id as JSON, the
-	// document PUT /admin-api/config takes back as it is.
-	ConfigJSON(id string) ([]byte, error)
+	// document PUT /admin-api/config takes back as it is; or, when member
+	// names one ("chaos", "rate_limits"), that member alone, null when it
+	// is unset.
+	ConfigJSON(id, member string) ([]byte, error)
 	// SetChaos replaces the chaos rules of session id with the body, the
 	// configuration's "chaos" member (null removes them), checked like a
 	// configuration; no other state changes.
