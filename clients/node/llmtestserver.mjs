@@ -144,6 +144,28 @@ export class LLMTestServer {
   }
 
   /**
+   * The server's clock (GET /admin-api/clock): the time every runtime
+   * reads, and whether it is a fake one (-fake-clock).
+   *
+   * @returns {Promise<{now: string, fake: boolean}>}
+   */
+  async clock() {
+    return call(`${this.url}/admin-api/clock`, 'GET', { Authorization: `Bearer ${this.managementKey}` });
+  }
+
+  /**
+   * Moves a fake clock forward (POST /admin-api/clock/advance), firing
+   * what falls due: reply delays, paced streams, rate-limit windows. A
+   * server on the real clock refuses with 409 clock_not_fake.
+   *
+   * @param {string} duration in Go's notation, such as "20s" or "1m30s"
+   * @returns {Promise<{now: string, fake: boolean}>}
+   */
+  async advanceClock(duration) {
+    return call(`${this.url}/admin-api/clock/advance`, 'POST', { Authorization: `Bearer ${this.managementKey}` }, { duration });
+  }
+
+  /**
    * Lets go of the server. A server started by startServer is stopped
    * (SIGTERM, then SIGKILL after `timeoutMs`), which ends its sessions with
    * it; on a server reached with connect, the sessions created here and
@@ -276,6 +298,36 @@ export class Session {
   async script(...scenarios) {
     const list = scenarios.length === 1 && Array.isArray(scenarios[0]) ? scenarios[0] : scenarios;
     await this.request('POST', '/admin-api/scenarios', { scenarios: list });
+  }
+
+  /**
+   * Drops the replies the scenario called name has left, or those of every
+   * scenario without a name (DELETE /admin-api/scenarios).
+   *
+   * @param {string} [name]
+   */
+  async clearScenarios(name) {
+    const query = name === undefined ? '' : `?name=${encodeURIComponent(name)}`;
+    await this.request('DELETE', `/admin-api/scenarios${query}`);
+  }
+
+  /**
+   * A new session that starts as a copy of this one: its configuration,
+   * what each scenario has left, its history and its limits, with an empty
+   * journal (POST /admin-api/sessions/{id}/fork). Build a base once, fork
+   * it per test.
+   *
+   * @param {{name?: string}} [options] name seeds the fork's IDs from a
+   *   seeded parent's (same name, same IDs)
+   * @returns {Promise<Session>}
+   */
+  async fork(options = {}) {
+    const body = options.name === undefined ? undefined : { name: options.name };
+    const created = await call(`${this.server.url}/admin-api/sessions/${encodeURIComponent(this.id)}/fork`, 'POST',
+      this.headers(), body);
+    const fork = new Session(this.server, created, this.bearerToken);
+    this.server.sessionsAlive.add(fork);
+    return fork;
   }
 
   /**

@@ -204,3 +204,48 @@ test('configure replaces the configuration and reset makes the replies available
   assert.equal(await ask(), 'new reply');
   assert.equal((await session.request('GET', '/v1/models')).object, 'list', 'request reaches any route as the session');
 });
+
+test('fork copies a session with what its scenarios have left, and clearScenarios empties them', async (t) => {
+  const base = await server.createSession({
+    scenarios: [{ name: 'steps', replies: [{ text: 'first' }, { text: 'second' }] }],
+  });
+  t.after(() => base.delete());
+  const ask = (session) => new OpenAI(session.openai({ maxRetries: 0 })).chat.completions.create({
+    model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Next?' }],
+  });
+  assert.equal((await ask(base)).choices[0].message.content, 'first');
+
+  const fork = await base.fork();
+  t.after(() => fork.delete());
+  assert.notEqual(fork.id, base.id);
+  assert.deepEqual(await fork.journal(), [], 'a fork starts with an empty journal');
+  assert.equal((await ask(fork)).choices[0].message.content, 'second', 'the fork goes on where its parent was');
+  assert.equal((await ask(base)).choices[0].message.content, 'second', 'and the parent goes on alone');
+
+  const other = await base.fork();
+  t.after(() => other.delete());
+  await other.clearScenarios('steps');
+  await assert.rejects(ask(other), (err) => {
+    assert.equal(err.code, 'llm_test_server_no_scenario');
+    return true;
+  });
+  await assert.rejects(other.clearScenarios('nope'), (err) => {
+    assert.ok(err instanceof LLMTestServerError);
+    assert.equal(err.status, 400);
+    return true;
+  });
+});
+
+test('the clock reads and moves a fake clock, and refuses to move the real one', async (t) => {
+  const faked = await startServer({ args: ['-fake-clock', '2026-01-01T00:00:00Z'] });
+  t.after(() => faked.close());
+  assert.deepEqual(await faked.clock(), { now: '2026-01-01T00:00:00Z', fake: true });
+  assert.deepEqual(await faked.advanceClock('1m30s'), { now: '2026-01-01T00:01:30Z', fake: true });
+
+  assert.equal((await server.clock()).fake, false);
+  await assert.rejects(server.advanceClock('1s'), (err) => {
+    assert.equal(err.status, 409);
+    assert.equal(err.code, 'clock_not_fake');
+    return true;
+  });
+});
