@@ -12,19 +12,14 @@ import (
 func (c control) Inspect(id string) (*runtime.Runtime, admin.SessionInfo, bool) {
 	c.m.mu.RLock()
 	e, ok := c.m.sessions[id]
-	var info admin.SessionInfo
-	if ok {
-		info = admin.SessionInfo{ID: id, CreatedAt: e.created.UTC(), ReservationBytes: e.reservation}
+	var info Info
+	if ok { // the reservation changes under the manager's lock
+		info = Info{ID: id, Created: e.created, ReservationBytes: e.reservation}
 	}
 	c.m.mu.RUnlock()
 	if !ok {
 		return nil, admin.SessionInfo{}, false
 	}
-	// As Sessions reads them: the runtime outside the manager's lock.
-	at, _ := e.lastAccess()
-	info.LastAccessedAt = at.UTC()
-	j := e.session.rt.Journal()
-	info.Requests = j.Len() + int(j.Evicted())
-	info.PendingReplies = e.session.rt.Pending()
-	return e.session.rt, info, true
+	e.fillInfo(&info) // as Sessions reads them: the runtime outside the manager's lock
+	return e.session.rt, adminInfo(info), true
 }

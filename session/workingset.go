@@ -61,6 +61,18 @@ func (e *entry) lastAccess() (time.Time, uint64) {
 	return e.access.at, e.access.seq
 }
 
+// fillInfo sets what info tells of e's use and state: its last access, its
+// requests and its pending replies; it returns that use's number. It reads
+// the runtime, so it is called outside the manager's lock.
+func (e *entry) fillInfo(info *Info) uint64 {
+	at, seq := e.lastAccess()
+	info.LastAccess = at
+	j := e.session.rt.Journal()
+	info.Requests = j.Len() + int(j.Evicted())
+	info.PendingReplies = e.session.rt.Pending()
+	return seq
+}
+
 // Sessions returns the manager's working set: every live session, the most
 // recently used first (see Info.LastAccess). Uses at the same instant of
 // the manager's clock come in the order they were made, the latest first.
@@ -79,11 +91,7 @@ func (m *Manager) Sessions() []Info {
 	// The runtimes are read outside the manager's lock, so that listing
 	// holds no other session up.
 	for i := range rows {
-		r := &rows[i]
-		r.info.LastAccess, r.seq = r.e.lastAccess()
-		j := r.e.session.rt.Journal()
-		r.info.Requests = j.Len() + int(j.Evicted())
-		r.info.PendingReplies = r.e.session.rt.Pending()
+		rows[i].seq = rows[i].e.fillInfo(&rows[i].info)
 	}
 	slices.SortFunc(rows, func(a, b row) int {
 		if c := b.info.LastAccess.Compare(a.info.LastAccess); c != 0 {
