@@ -24,11 +24,11 @@ import (
 func CheckAssertions(t TB, sess *session.Session) bool {
 	t.Helper()
 	r := sess.Assertions()
-	for _, msg := range reportProblems(sess.ID(), &r) {
+	for _, msg := range r.Problems(sess.ID()) {
 		t.Errorf("%s", msg)
 	}
-	if !r.Clean() && len(r.Faults) > 0 {
-		t.Logf("llmtest: session %s: scripted faults fired: %s", sess.ID(), describeFaults(r.Faults))
+	if note := r.FaultsNote(sess.ID()); note != "" {
+		t.Logf("%s", note)
 	}
 	return r.Clean()
 }
@@ -44,5 +44,5 @@ func CheckAssertions(t TB, sess *session.Session) bool {
 // the test file's lines.
 func Transcript(sess *session.Session) string {
 	r := sess.Assertions()
-	return transcript(sess.Journal().Entries(), &r)
+	return r.Transcript(sess.Journal().Entries())
 }
