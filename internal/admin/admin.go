@@ -17,8 +17,15 @@ func (h *Handler) createSession(w http.ResponseWriter, r *http.Request, _ call) 
 		return
 	}
 	created, cerr := h.sessions.Create(body)
-	if cerr != nil {
-		writeError(w, asAPIError(cerr))
+	writeCreated(w, created, cerr)
+}
+
+// writeCreated answers the admission of a new session (created, or a
+// fork): 201 with its Location and its ID and key, which no cache keeps;
+// or err, if admission failed.
+func writeCreated(w http.ResponseWriter, created Created, err error) {
+	if err != nil {
+		writeError(w, asAPIError(err))
 		return
 	}
 	w.Header().Set("Location", sessionsPath+"/"+created.ID)

@@ -39,11 +39,5 @@ func (h *Handler) forkSession(w http.ResponseWriter, r *http.Request, c call) {
 		name = *req.Name
 	}
 	created, ferr := h.sessions.Fork(c.id, c.key, name)
-	if ferr != nil {
-		writeError(w, asAPIError(ferr))
-		return
-	}
-	w.Header().Set("Location", sessionsPath+"/"+created.ID)
-	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusCreated, created)
+	writeCreated(w, created, ferr)
 }
