@@ -7,7 +7,7 @@
 // answers and points an unmodified SDK client at the session:
 //
 //	srv := llmtest.NewServer(t)
-//	sess := srv.NewSession(t, session.RequireBearerToken("provider-key"))
+//	sess := srv.NewSession(t, session.RequireAPIKey("provider-key"))
 //	sess.Chat("greeting").Responds("Hello from this test")
 //
 //	client := openai.NewClient(

@@ -30,7 +30,7 @@ func Example_chatCompletion() {
 	}
 	defer srv.Close()
 	sess, err := srv.OpenSession(
-		session.RequireBearerToken("provider-key"),
+		session.RequireAPIKey("provider-key"),
 		session.OnlyModels("gpt-4.1-mini"))
 	if err != nil {
 		log.Fatal(err)
@@ -114,7 +114,7 @@ func TestParallelSessions(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			sess := srv.NewSession(t,
-				session.RequireBearerToken("provider-key-"+name),
+				session.RequireAPIKey("provider-key-"+name),
 				session.OnlyModels("gpt-4.1-mini"))
 			want := "Hello from " + name
 			sess.Chat("greeting").Responds(want)

@@ -1,9 +1,14 @@
 package journal
 
-import "sync"
+import (
+	"sync"
 
-// Journal is a bounded, concurrency-safe record of entries. The zero value is
-// not usable; call New.
+	"github.com/llmtestserver/llmtestserver/internal/friend"
+)
+
+// Journal is a bounded, concurrency-safe record of entries, read-only for
+// its users: a session's journal is written by the session's runtime alone,
+// which holds its writer. The zero value is an empty journal.
 type Journal struct {
 	mu       sync.Mutex
 	capacity int     // most entries kept
@@ -21,17 +26,25 @@ type Journal struct {
 	frozen       bool // set by Freeze: nothing changes any more
 }
 
-// New returns an empty journal that keeps at most capacity entries and
-// maxBytes bytes.
-func New(capacity int, maxBytes int64) *Journal {
-	return &Journal{capacity: capacity, maxBytes: maxBytes}
+func init() { friend.RegisterJournal(newJournal) }
+
+// newJournal returns an empty journal that keeps at most capacity entries
+// and maxBytes bytes, and its writer.
+func newJournal(capacity int, maxBytes int64) (*Journal, friend.JournalWriter[Entry]) {
+	j := &Journal{capacity: capacity, maxBytes: maxBytes}
+	return j, writer{j}
 }
+
+// writer is the write side of a journal, which the module hands only to
+// the runtime that owns the journal (see package friend).
+type writer struct{ j *Journal }
 
 // Record appends e, numbering it, and evicts the oldest entries that no
 // longer fit. The journal keeps its own copies of e's strings, shortened:
 // texts (user and reply texts, tool results and arguments, schema errors)
 // to 8 KiB, names and identifiers to 512 bytes, and lists to 128 items.
-func (j *Journal) Record(e Entry) {
+func (w writer) Record(e Entry) {
+	j := w.j
 	e = own(e)
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -129,7 +142,8 @@ func (j *Journal) Evicted() uint64 {
 }
 
 // Reset forgets every entry and restarts numbering.
-func (j *Journal) Reset() {
+func (w writer) Reset() {
+	j := w.j
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.frozen {
@@ -140,7 +154,8 @@ func (j *Journal) Reset() {
 }
 
 // Resize changes the bounds, evicting what no longer fits.
-func (j *Journal) Resize(capacity int, maxBytes int64) {
+func (w writer) Resize(capacity int, maxBytes int64) {
+	j := w.j
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.frozen {
@@ -156,7 +171,8 @@ func (j *Journal) Resize(capacity int, maxBytes int64) {
 // Freeze makes the journal read-only for good: Record, Reset and Resize
 // change nothing from then on. A deleted session's journal is frozen, so
 // that what a test reads after deleting it is what the session recorded.
-func (j *Journal) Freeze() {
+func (w writer) Freeze() {
+	j := w.j
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.frozen = true

@@ -28,7 +28,7 @@ func queryJournal() *journal.Journal {
 	} {
 		j.Record(e)
 	}
-	return j
+	return j.Journal
 }
 
 func seqs(entries []journal.Entry) []uint64 {

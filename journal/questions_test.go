@@ -15,7 +15,7 @@ func record(entries ...journal.Entry) *journal.Journal {
 	for _, e := range entries {
 		j.Record(e)
 	}
-	return j
+	return j.Journal
 }
 
 // turn is a chat request of conversation at turn, as the server journals

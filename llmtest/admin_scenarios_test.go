@@ -405,7 +405,7 @@ func TestAdminAssertionsShape(t *testing.T) {
 func TestAdminScenariosNeedTheSessionsKey(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	sess := srv.NewSession(t, session.RequireBearerToken("provider-key"))
+	sess := srv.NewSession(t, session.RequireAPIKey("provider-key"))
 	body := `{"scenarios":[{"name":"a","match":{},"replies":[{"text":"x"}]}]}`
 	r := postScenarios(t, sess, body)
 	if r.status != http.StatusUnauthorized {

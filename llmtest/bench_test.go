@@ -84,7 +84,7 @@ func benchClient(b *testing.B, script func(*session.Session), opts ...llmtest.Op
 		b.Fatal(err)
 	}
 	b.Cleanup(srv.Close)
-	sess, err := srv.OpenSession(session.RequireBearerToken(benchAPIKey), session.OnlyModels(benchModel))
+	sess, err := srv.OpenSession(session.RequireAPIKey(benchAPIKey), session.OnlyModels(benchModel))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func benchCapture(b *testing.B, stream bool, script func(*session.Session)) []by
 		b.Fatal(err)
 	}
 	defer srv.Close()
-	sess, err := srv.OpenSession(session.RequireBearerToken(benchAPIKey))
+	sess, err := srv.OpenSession(session.RequireAPIKey(benchAPIKey))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -108,7 +108,7 @@ func TestAdmissionIsRaceFree(t *testing.T) {
 func TestRefusedConfigurationChangesNothing(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t, llmtest.WithBounds(session.Bounds{MaxSessions: 4, MaxReservedBytes: 512 << 20, MaxConfigBytes: 4096}))
-	sess := srv.NewSession(t, session.RequireBearerToken("key"))
+	sess := srv.NewSession(t, session.RequireAPIKey("key"))
 	sess.Chat("greeting").Responds("first").Responds("second")
 	client := clientFor(sess, "key")
 	if _, err := client.Chat.Completions.New(t.Context(), userTurn("gpt-4.1-mini", "Hi")); err != nil {
@@ -131,7 +131,7 @@ func TestRefusedConfigurationChangesNothing(t *testing.T) {
 		{"duplicate scenario names", `{"scenarios":[{"name":"x","match":{},"replies":[{"text":"a"}]},{"name":"x","match":{},"replies":[{"text":"b"}]}]}`, "invalid_configuration", "scenarios[1].name"},
 		{"negative delay", `{"scenarios":[{"name":"x","match":{},"replies":[{"text":"a","delay_ms":-5}]}]}`, "invalid_configuration", "scenarios[0].replies[0].delay_ms"},
 		{"trailing data", `{} {}`, "invalid_configuration", ""},
-		{"oversized", fmt.Sprintf(`{"bearer_token":%q}`, strings.Repeat("k", 5000)), "configuration_too_large", ""},
+		{"oversized", fmt.Sprintf(`{"api_key":%q}`, strings.Repeat("k", 5000)), "configuration_too_large", ""},
 		{"over budget", `{"journal":{"capacity":1000,"max_bytes":1073741824}}`, "session_capacity_exceeded", ""},
 	}
 	for _, tt := range tests {
@@ -169,7 +169,7 @@ func TestRefusedConfigurationChangesNothing(t *testing.T) {
 	n := srv.Manager().Len()
 	call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/sessions", `{"models":[""]}`, bearer(srv.ManagementKey())...).
 		wantError(t, http.StatusBadRequest, "invalid_configuration")
-	call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/sessions", `{"bearer_token":"`+strings.Repeat("k", 5000)+`"}`, bearer(srv.ManagementKey())...).
+	call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/sessions", `{"api_key":"`+strings.Repeat("k", 5000)+`"}`, bearer(srv.ManagementKey())...).
 		wantError(t, http.StatusBadRequest, "configuration_too_large")
 	if srv.Manager().Len() != n || srv.Manager().Reserved() != reserved {
 		t.Error("a refused creation changed the session count or the reservation")

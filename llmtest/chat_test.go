@@ -17,7 +17,7 @@ import (
 func TestProviderCredentials(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	sess := srv.NewSession(t, session.RequireBearerToken("provider-key"))
+	sess := srv.NewSession(t, session.RequireAPIKey("provider-key"))
 	sess.Chat("greeting").Responds("hi")
 	for _, key := range []string{"wrong-key", sess.Key(), srv.ManagementKey()} {
 		client := clientFor(sess, key)

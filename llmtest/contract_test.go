@@ -57,7 +57,7 @@ func TestCreateSessionOverHTTP(t *testing.T) {
 func TestCreateSessionWithConfiguration(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	const body = `{"bearer_token":"provider-key","journal":{"capacity":5,"max_bytes":65536},
+	const body = `{"api_key":"provider-key","journal":{"capacity":5,"max_bytes":65536},
 		"scenarios":[{"name":"greeting","match":{"endpoint":"chat.completions"},"replies":[{"text":"configured over HTTP"}]}]}`
 	c := createOverHTTP(t, srv, body)
 	sel := []string{session.HeaderSession, c.ID, session.HeaderSessionKey, c.Key}
@@ -171,7 +171,7 @@ func TestDeleteSessionOverHTTP(t *testing.T) {
 	})
 
 	t.Run("works after the provider key changed", func(t *testing.T) {
-		r := call(t, srv.Client(), http.MethodPut, srv.URL()+"/admin-api/config", `{"bearer_token":"changed"}`, sel...)
+		r := call(t, srv.Client(), http.MethodPut, srv.URL()+"/admin-api/config", `{"api_key":"changed"}`, sel...)
 		if r.status != http.StatusNoContent {
 			t.Fatalf("configure: %d %s", r.status, r.body)
 		}
@@ -194,14 +194,14 @@ func TestDeleteSessionOverHTTP(t *testing.T) {
 
 // The default runtime guards session creation: a configuration may change
 // its bearer token but not remove it.
-func TestDefaultRuntimeKeepsABearerToken(t *testing.T) {
+func TestDefaultRuntimeKeepsAnAPIKey(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
 	url := srv.URL() + "/admin-api/config"
-	r := call(t, srv.Client(), http.MethodPut, url, `{"bearer_token":""}`, bearer(srv.ManagementKey())...)
+	r := call(t, srv.Client(), http.MethodPut, url, `{"api_key":""}`, bearer(srv.ManagementKey())...)
 	r.wantError(t, http.StatusBadRequest, "invalid_configuration")
 	call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/sessions", "{}").wantError(t, http.StatusUnauthorized, "")
-	r = call(t, srv.Client(), http.MethodPut, url, `{"bearer_token":"rotated"}`, bearer(srv.ManagementKey())...)
+	r = call(t, srv.Client(), http.MethodPut, url, `{"api_key":"rotated"}`, bearer(srv.ManagementKey())...)
 	if r.status != http.StatusNoContent {
 		t.Fatalf("rotate: %d %s", r.status, r.body)
 	}
@@ -222,7 +222,7 @@ func TestCreateAfterClose(t *testing.T) {
 func TestControlRoutes(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	c := createOverHTTP(t, srv, `{"bearer_token":"old-key","scenarios":[{"name":"g","match":{},"replies":[{"text":"one"}]}]}`)
+	c := createOverHTTP(t, srv, `{"api_key":"old-key","scenarios":[{"name":"g","match":{},"replies":[{"text":"one"}]}]}`)
 	sel := []string{session.HeaderSession, c.ID, session.HeaderSessionKey, c.Key}
 	base := srv.URL()
 
@@ -255,7 +255,7 @@ func TestControlRoutes(t *testing.T) {
 	if r.status != http.StatusNoContent {
 		t.Fatalf("reset: %d %s", r.status, r.body)
 	}
-	r = call(t, srv.Client(), http.MethodPut, base+"/admin-api/config", `{"bearer_token":"new-key"}`, join(sel, bearer("old-key"))...)
+	r = call(t, srv.Client(), http.MethodPut, base+"/admin-api/config", `{"api_key":"new-key"}`, join(sel, bearer("old-key"))...)
 	if r.status != http.StatusNoContent {
 		t.Fatalf("configure: %d %s", r.status, r.body)
 	}

@@ -5,7 +5,7 @@
 // code really sent:
 //
 //	srv := llmtest.NewServer(t)
-//	sess := srv.NewSession(t, session.RequireBearerToken("provider-key"))
+//	sess := srv.NewSession(t, session.RequireAPIKey("provider-key"))
 //	sess.Chat("greeting").Responds("Hello from this test")
 //
 //	client := llmtest.OpenAIClient(sess) // base URL, session headers, "provider-key"

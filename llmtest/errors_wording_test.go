@@ -30,7 +30,7 @@ func apiErrorOf(t *testing.T, err error) *openai.Error {
 func TestWrongKeyIsMaskedAsTheRealAPIMasksIt(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	sess := srv.NewSession(t, session.RequireBearerToken("provider-key"))
+	sess := srv.NewSession(t, session.RequireAPIKey("provider-key"))
 	const tail = ". You can find your API key at https://platform.openai.com/account/api-keys."
 	for key, shown := range map[string]string{
 		"sk-invalid":        "sk-invalid",

@@ -22,7 +22,7 @@ func ExampleOpenAIClient() {
 		log.Fatal(err)
 	}
 	defer srv.Close()
-	sess, err := srv.OpenSession(session.RequireBearerToken("provider-key"))
+	sess, err := srv.OpenSession(session.RequireAPIKey("provider-key"))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -21,7 +21,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	defer srv.Close()
-	sess, err := srv.OpenSession(session.RequireBearerToken("provider-key"), session.OnlyModels("gpt-4.1-mini"))
+	sess, err := srv.OpenSession(session.RequireAPIKey("provider-key"), session.OnlyModels("gpt-4.1-mini"))
 	if err != nil {
 		log.Fatal(err)
 	}

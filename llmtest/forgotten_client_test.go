@@ -18,7 +18,7 @@ import (
 func TestForgottenSessionClientIsExplained(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	sess := srv.NewSession(t, session.RequireBearerToken("provider-key"))
+	sess := srv.NewSession(t, session.RequireAPIKey("provider-key"))
 	sess.Chat("greeting").Responds("hello")
 	forgot := openai.NewClient(option.WithBaseURL(sess.BaseURL()), option.WithAPIKey("provider-key"),
 		option.WithHTTPClient(srv.Client()), // the server's, without session headers

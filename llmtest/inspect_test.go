@@ -41,7 +41,7 @@ func TestAdminAcceptsTheTokenAsBasicPassword(t *testing.T) {
 	})
 
 	// A session's control routes take its own bearer token the same way.
-	sess := srv.NewSession(t, session.RequireBearerToken("provider-key"))
+	sess := srv.NewSession(t, session.RequireAPIKey("provider-key"))
 	r = call(t, srv.Client(), http.MethodGet, srv.URL()+"/admin-api/journal", "", join(selectorOf(sess), basic("x", "provider-key"))...)
 	require.Equal(t, http.StatusOK, r.status, "%s", r.body)
 

@@ -19,7 +19,7 @@ func TestParallelIdenticalPromptsGetTheirOwnReplies(t *testing.T) {
 	const rounds = 20
 	sessions := make([]*session.Session, 2)
 	for i := range sessions {
-		sessions[i] = srv.NewSession(t, session.RequireBearerToken("provider-key"))
+		sessions[i] = srv.NewSession(t, session.RequireAPIKey("provider-key"))
 		for r := range rounds {
 			sessions[i].Chat("greeting").Responds(fmt.Sprintf("session %d reply %d", i, r))
 		}
@@ -97,7 +97,7 @@ func TestOperationsTouchOneSessionOnly(t *testing.T) {
 	})
 
 	t.Run("configure", func(t *testing.T) {
-		if err := a.Configure(session.RequireBearerToken("new-key")); err != nil {
+		if err := a.Configure(session.RequireAPIKey("new-key")); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := ask(a); err == nil {

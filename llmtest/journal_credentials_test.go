@@ -19,7 +19,7 @@ import (
 // it, in any field.
 func TestJournalKeepsNoWrongKey(t *testing.T) {
 	t.Parallel()
-	sess := llmtest.NewServer(t).NewSession(t, session.RequireBearerToken("right-key"))
+	sess := llmtest.NewServer(t).NewSession(t, session.RequireAPIKey("right-key"))
 	for _, key := range []string{"shortsecret", "sk-proj-secretpartQ7vZ"} {
 		client := llmtest.OpenAIClient(sess, option.WithAPIKey(key), option.WithMaxRetries(0))
 		_, err := client.Chat.Completions.New(t.Context(), userTurn("gpt-4.1-mini", "Hi"))

@@ -48,7 +48,7 @@ func newestEntry(t *testing.T, sess *session.Session) journal.Entry {
 func TestJournalRecordsChatRequest(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	sess := srv.NewSession(t, session.RequireBearerToken(providerSecret), session.RedactHeaders("x-TENANT-token"))
+	sess := srv.NewSession(t, session.RequireAPIKey(providerSecret), session.RedactHeaders("x-TENANT-token"))
 	sess.Chat("weather").RespondsJSON(map[string]string{"sky": "clear"})
 	client := journalClient(sess)
 	_, err := client.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{

@@ -14,15 +14,15 @@ const PlaceholderAPIKey = "llmtest"
 
 // OpenAIClient returns an openai-go client bound to sess: its base URL
 // (Session.BaseURL), its transport (Session.HTTPClient, which adds the
-// session headers), and its provider key (the bearer token the session
+// session headers), and its provider key (the API key the session
 // requires, or PlaceholderAPIKey when it requires none). opts are applied
 // after those, so they win: option.WithMaxRetries(0) for a test of one
 // attempt, option.WithAPIKey("wrong") for a test of the 401, or
 // option.WithHTTPClient(sess.Conversation("alice").HTTPClient()) for a
 // declared conversation.
 //
-// The key is read once, here: a later Configure that changes the bearer
-// token needs a new client. The environment's OPENAI_BASE_URL and
+// The key is read once, here: a later Configure that changes the API
+// key needs a new client. The environment's OPENAI_BASE_URL and
 // OPENAI_API_KEY, which openai-go reads, are overridden, so a developer's
 // real key never reaches the fake server.
 //
@@ -30,8 +30,8 @@ const PlaceholderAPIKey = "llmtest"
 // settings by hand; see the package documentation.
 func OpenAIClient(sess *session.Session, opts ...option.RequestOption) openai.Client {
 	key := PlaceholderAPIKey
-	if cfg, err := sess.Config(); err == nil && cfg.BearerToken != "" {
-		key = cfg.BearerToken
+	if cfg, err := sess.Config(); err == nil && cfg.APIKey != "" {
+		key = cfg.APIKey
 	}
 	return openai.NewClient(append([]option.RequestOption{
 		option.WithBaseURL(sess.BaseURL()),

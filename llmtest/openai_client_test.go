@@ -24,10 +24,10 @@ func hello(t *testing.T, client openai.Client) (*openai.ChatCompletion, error) {
 
 // A session that requires a bearer token answers the one-line client,
 // which sends that token; the same client with another key gets the 401.
-func TestOpenAIClientSendsTheBearerToken(t *testing.T) {
+func TestOpenAIClientSendsTheAPIKey(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	sess := srv.NewSession(t, session.RequireBearerToken("provider-key-1"))
+	sess := srv.NewSession(t, session.RequireAPIKey("provider-key-1"))
 	sess.Chat("greeting").Responds("Hello from this test").Repeat()
 
 	out, err := hello(t, llmtest.OpenAIClient(sess))
@@ -81,7 +81,7 @@ func TestOpenAIClientAppendedOptionsWin(t *testing.T) {
 func TestOpenAIClientWithAConversationClient(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	sess := srv.NewSession(t, session.RequireBearerToken("provider-key-2"))
+	sess := srv.NewSession(t, session.RequireAPIKey("provider-key-2"))
 	sess.Chat("greeting").Responds("Hello, Alice")
 
 	out, err := hello(t, llmtest.OpenAIClient(sess, option.WithHTTPClient(sess.Conversation("alice").HTTPClient())))

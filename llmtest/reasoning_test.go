@@ -259,7 +259,7 @@ func TestReasoningChatTokens(t *testing.T) {
 func TestScriptedReasoningAndCachedTokens(t *testing.T) {
 	t.Parallel()
 	sess, client := reasoningSession(t, scenario.Reply{Text: "ok",
-		Usage: &scenario.Usage{PromptTokens: 2000, CompletionTokens: 300, ReasoningTokens: 200, CachedTokens: 1024}})
+		Usage: &scenario.Usage{Input: 2000, Output: 300, Reasoning: 200, CacheRead: 1024}})
 
 	resp, err := client.Responses.New(t.Context(), responses.ResponseNewParams{Model: rsReasoningModel, Input: rsString("hi")})
 	require.NoError(t, err)

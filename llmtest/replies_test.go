@@ -208,9 +208,9 @@ func TestReplyOverrides(t *testing.T) {
 	sess := srv.NewSession(t)
 	sess.Chat("overrides").Reply(
 		scenario.Reply{Text: "cut sh", FinishReason: "length"},
-		scenario.Reply{Text: "counted", Usage: &scenario.Usage{PromptTokens: 1234, CompletionTokens: 56}},
+		scenario.Reply{Text: "counted", Usage: &scenario.Usage{Input: 1234, Output: 56}},
 		scenario.Reply{Text: "pinned", Model: "gpt-4o-2024-08-06"},
-		scenario.Reply{Text: "counted", Usage: &scenario.Usage{PromptTokens: 1234, CompletionTokens: 56}},
+		scenario.Reply{Text: "counted", Usage: &scenario.Usage{Input: 1234, Output: 56}},
 		scenario.Reply{Text: "cut sh", FinishReason: "length"},
 	)
 	client := clientFor(sess, "k")
@@ -360,7 +360,7 @@ func TestGoResponderComputesFromTheRequest(t *testing.T) {
 		return scenario.Reply{
 			Text: fmt.Sprintf("model=%s system=%q user=%q turn=%d tools=%v stream=%t",
 				r.Model, r.System, r.LastUserText(), r.Turn, tools, r.Stream),
-			Usage: &scenario.Usage{PromptTokens: len(r.Messages), CompletionTokens: 1},
+			Usage: &scenario.Usage{Input: len(r.Messages), Output: 1},
 		}
 	})).Times(2)
 	client := clientFor(sess, "k")

@@ -193,7 +193,7 @@ func TestResponsesChainFromAKeptResponseSurvivesEviction(t *testing.T) {
 func TestResponsesHistoryMaxBytes(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	sess := srv.NewSession(t, session.RequireBearerToken("k"), session.WithHistoryMaxBytes(64<<10))
+	sess := srv.NewSession(t, session.RequireAPIKey("k"), session.WithHistoryMaxBytes(64<<10))
 	sess.Chat("any").Responds("ok").Repeat()
 	sel := join(selectorOf(sess), bearer("k"))
 	for _, body := range []string{`{"history":{"max_bytes":0}}`, `{"history":{"max_bytes":1073741825}}`} {

@@ -114,7 +114,7 @@ func TestServerClientReachesTheAdminAPI(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	c := createOverHTTP(t, srv, "{}")
 	assert.NotEmpty(t, c.ID)
-	sess := srv.NewSession(t, session.RequireBearerToken("k"))
+	sess := srv.NewSession(t, session.RequireAPIKey("k"))
 	r := call(t, srv.Client(), http.MethodGet, srv.URL()+"/admin-api/journal", "", join(selectorOf(sess), bearer("k"))...)
 	assert.Equal(t, http.StatusOK, r.status)
 }

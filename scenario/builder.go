@@ -3,18 +3,22 @@ package scenario
 import (
 	"fmt"
 	"time"
+
+	"github.com/llmtestserver/llmtestserver/internal/friend"
 )
 
-// Sink receives what a Builder scripts. Sessions implement it. Both methods
-// create the scenario called name, matching match, when the sink has none of
-// that name yet; AddReplies appends replies to its queue, UpdateScenario
-// changes its settings and keeps the replies it has left. A Builder calls
-// UpdateScenario only once its AddReplies has created the scenario, so no
-// scenario without replies reaches the sink.
-type Sink interface {
-	AddReplies(name string, match Match, replies ...Reply)
-	UpdateScenario(name string, match Match, change func(*Scenario))
-}
+// sink receives what a Builder scripts: a session. Its AddReplies and
+// UpdateScenario create the scenario called name, matching match, when the
+// sink has none of that name yet; AddReplies appends replies to its queue,
+// UpdateScenario changes its settings and keeps the replies it has left,
+// ClearReplies drops them. A Builder calls UpdateScenario only once its
+// AddReplies has created the scenario, so no scenario without replies
+// reaches the sink.
+type sink = friend.ScenarioSink[Match, Reply, Scenario]
+
+// Only sessions make builders, through package friend: a builder is always
+// bound to the session it scripts.
+func init() { friend.RegisterBuilder(newBuilder) }
 
 // Builder scripts one named scenario fluently. From the first reply on,
 // every call takes effect at once, so a reply scripted mid-test answers the
@@ -49,7 +53,7 @@ type Sink interface {
 //
 // A Builder is not safe for concurrent use; the scenarios it scripts are.
 type Builder struct {
-	sink  Sink
+	sink  sink
 	name  string
 	base  Match   // what the builder's origin implies, such as the endpoint
 	when  []Match // the conditions When added, in order
@@ -63,12 +67,12 @@ type Builder struct {
 	narrowed, repeat, perConversation bool
 }
 
-// NewBuilder returns a Builder that scripts the scenario name, matching
+// newBuilder returns a Builder that scripts the scenario name, matching
 // requests with base, into sink. The builder keeps its own copy of base.
 //
 // It panics if base is invalid, such as a bad regular expression: that is a
 // mistake in the test, reported where it was made.
-func NewBuilder(sink Sink, name string, base Match) *Builder {
+func newBuilder(sink sink, name string, base Match) *Builder {
 	base = base.clone()
 	if err := base.validate("match"); err != nil {
 		panic("scenario: " + name + ": " + err.Error())

@@ -4,10 +4,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/friend"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
-// callLog is a Sink that logs the calls it gets, in order, and applies them
+// newBuilder makes a builder as a session does, through package friend,
+// scripting into sink.
+func newBuilder(sink friend.ScenarioSink[scenario.Match, scenario.Reply, scenario.Scenario], name string, base scenario.Match) *scenario.Builder {
+	return friend.NewBuilder[*scenario.Builder](sink, name, base)
+}
+
+// callLog is a sink that logs the calls it gets, in order, and applies them
 // to the scenarios it holds, as a session does.
 type callLog struct {
 	calls     []string
@@ -32,6 +39,13 @@ func (l *callLog) AddReplies(name string, match scenario.Match, replies ...scena
 	s.Replies = append(s.Replies, replies...)
 }
 
+func (l *callLog) ClearReplies(name string) {
+	l.calls = append(l.calls, "clear "+name)
+	if s, ok := l.scenarios[name]; ok {
+		s.Replies = nil
+	}
+}
+
 func (l *callLog) UpdateScenario(name string, match scenario.Match, change func(*scenario.Scenario)) {
 	l.calls = append(l.calls, "update "+name)
 	change(l.get(name, match))
@@ -45,7 +59,7 @@ func chatRequest(model, user string) *scenario.Request {
 
 func TestWhenAddsEveryCondition(t *testing.T) {
 	var log callLog
-	scenario.NewBuilder(&log, "s", scenario.Match{}).
+	newBuilder(&log, "s", scenario.Match{}).
 		When(scenario.UserContains("a")).When(scenario.Model("m")).When(scenario.Not(scenario.UserContains("z"))).
 		Responds("ok")
 	s := log.scenarios["s"]
@@ -66,7 +80,7 @@ func TestWhenAddsEveryCondition(t *testing.T) {
 
 func TestBuilderScriptsNothingBeforeTheFirstReply(t *testing.T) {
 	var log callLog
-	b := scenario.NewBuilder(&log, "s", scenario.Match{Endpoint: scenario.EndpointChatCompletions}).
+	b := newBuilder(&log, "s", scenario.Match{Endpoint: scenario.EndpointChatCompletions}).
 		When(scenario.UserContains("a")).Repeat().PerConversation()
 	if len(log.calls) != 0 {
 		t.Fatalf("calls before the first reply: %v, want none", log.calls)
@@ -99,7 +113,7 @@ func TestBuilderScriptsNothingBeforeTheFirstReply(t *testing.T) {
 func TestBuilderCopiesItsMatches(t *testing.T) {
 	var log callLog
 	m := scenario.All(scenario.UserRegex(`^a`), scenario.Not(scenario.UserRegex(`z$`)))
-	scenario.NewBuilder(&log, "s", m).When(m).Responds("ok")
+	newBuilder(&log, "s", m).When(m).Responds("ok")
 	m.All[0].UserRegex = `^b`
 	if d := log.scenarios["s"].Match.Describe(); strings.Contains(d, "^b") {
 		t.Errorf("the scenario's match (%s) follows a change to the caller's value", d)
@@ -112,5 +126,5 @@ func TestNewBuilderRefusesAnInvalidBase(t *testing.T) {
 			t.Errorf("panic = %v, want one naming user_regex", r)
 		}
 	}()
-	scenario.NewBuilder(&callLog{}, "s", scenario.All(scenario.UserRegex(`(`)))
+	newBuilder(&callLog{}, "s", scenario.All(scenario.UserRegex(`(`)))
 }

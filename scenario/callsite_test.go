@@ -31,7 +31,7 @@ func scriptThrough(b *scenario.Builder) string {
 // the builder's, however many builder methods it goes through.
 func TestBuilderRecordsTheTestLine(t *testing.T) {
 	var rec recorder
-	b := scenario.NewBuilder(&rec, "s", scenario.Match{})
+	b := newBuilder(&rec, "s", scenario.Match{})
 	var want []string
 	b.Responds("a")
 	want = append(want, lineAbove())

@@ -86,7 +86,7 @@ func TestFaultValidate(t *testing.T) {
 // "Fail twice, then answer" is one scenario.
 func TestBuilderDropsThenResponds(t *testing.T) {
 	var log callLog
-	scenario.NewBuilder(&log, "flaky", scenario.Match{}).Drops().Hangs().Responds("ok")
+	newBuilder(&log, "flaky", scenario.Match{}).Drops().Hangs().Responds("ok")
 	replies := log.get("flaky", scenario.Match{}).Replies
 	require.Len(t, replies, 3)
 	assert.Equal(t, scenario.FaultDrop, replies[0].Fault.Kind)

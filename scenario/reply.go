@@ -119,23 +119,6 @@ type Error struct {
 	AfterEvents int `json:"after_events,omitempty"`
 }
 
-// Usage is a token-count override: it replaces every count the server
-// would compute, so counts left at zero are reported as zero. Each count
-// is 0 to MaxUsageTokens.
-type Usage struct {
-	// PromptTokens is the input token count reported.
-	PromptTokens int `json:"prompt_tokens"`
-	// CompletionTokens is the output token count reported.
-	CompletionTokens int `json:"completion_tokens"`
-	// ReasoningTokens is the part of CompletionTokens the model spent
-	// reasoning (OpenAI's reasoning_tokens): at most CompletionTokens.
-	ReasoningTokens int `json:"reasoning_tokens,omitempty"`
-	// CachedTokens is the part of PromptTokens read from the prompt cache
-	// (OpenAI's cached_tokens, Anthropic's cache_read_input_tokens): at
-	// most PromptTokens.
-	CachedTokens int `json:"cached_tokens,omitempty"`
-}
-
 // Kind names what a reply is: "text", "tool_calls", "json", "refusal",
 // "vectors", "error" or "func".
 func (r *Reply) Kind() string {
@@ -243,17 +226,8 @@ func (r *Reply) Validate() error {
 		return fmt.Errorf("delay_ms: must be between 0 and %d (%v)", MaxDelay.Milliseconds(), MaxDelay)
 	}
 	if u := r.Usage; u != nil {
-		if u.PromptTokens < 0 || u.PromptTokens > MaxUsageTokens {
-			return fmt.Errorf("usage.prompt_tokens: must be between 0 and %d", MaxUsageTokens)
-		}
-		if u.CompletionTokens < 0 || u.CompletionTokens > MaxUsageTokens {
-			return fmt.Errorf("usage.completion_tokens: must be between 0 and %d", MaxUsageTokens)
-		}
-		if u.ReasoningTokens < 0 || u.ReasoningTokens > u.CompletionTokens {
-			return errors.New("usage.reasoning_tokens: must be between 0 and usage.completion_tokens, which counts them")
-		}
-		if u.CachedTokens < 0 || u.CachedTokens > u.PromptTokens {
-			return errors.New("usage.cached_tokens: must be between 0 and usage.prompt_tokens, which counts them")
+		if err := u.validate(); err != nil {
+			return err
 		}
 	}
 	for i, v := range r.Vectors {

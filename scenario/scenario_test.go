@@ -89,7 +89,7 @@ func TestValidate(t *testing.T) {
 	}
 }
 
-// recorder is a Sink that keeps what a Builder sends it.
+// recorder is a sink that keeps what a Builder sends it.
 type recorder struct {
 	names   []string
 	replies []scenario.Reply
@@ -101,6 +101,8 @@ func (r *recorder) AddReplies(name string, _ scenario.Match, replies ...scenario
 	r.replies = append(r.replies, replies...)
 }
 
+func (r *recorder) ClearReplies(name string) { r.names = append(r.names, name) }
+
 func (r *recorder) UpdateScenario(name string, match scenario.Match, change func(*scenario.Scenario)) {
 	var s scenario.Scenario
 	change(&s)
@@ -110,7 +112,7 @@ func (r *recorder) UpdateScenario(name string, match scenario.Match, change func
 
 func TestBuilder(t *testing.T) {
 	var rec recorder
-	scenario.NewBuilder(&rec, "s", scenario.Match{}).Responds("a").RespondsAfter(time.Second, "b").Reply(scenario.Reply{Text: "c"})
+	newBuilder(&rec, "s", scenario.Match{}).Responds("a").RespondsAfter(time.Second, "b").Reply(scenario.Reply{Text: "c"})
 	at := lineAbove()
 	want := []scenario.Reply{{Text: "a", ScriptedAt: at}, {Text: "b", Delay: time.Second, ScriptedAt: at}, {Text: "c", ScriptedAt: at}}
 	if !reflect.DeepEqual(rec.replies, want) || len(rec.names) != 3 || rec.names[2] != "s" {
@@ -189,7 +191,7 @@ func TestRichScenarioJSONRoundTrip(t *testing.T) {
 			scenario.JSON(map[string]int{"n": 1}),
 			scenario.Refuse("no"),
 			{Error: &scenario.Error{Status: 429, Code: "rate_limit_exceeded", Headers: map[string]string{"Retry-After": "0"}}},
-			{Text: "done", FinishReason: "length", Usage: &scenario.Usage{PromptTokens: 5, CompletionTokens: 7}, Model: "gpt-4o-2024-08-06"},
+			{Text: "done", FinishReason: "length", Usage: &scenario.Usage{Input: 5, Output: 7}, Model: "gpt-4o-2024-08-06"},
 		},
 	}
 	b, err := json.Marshal(in)
@@ -240,12 +242,12 @@ func TestInvalidReplies(t *testing.T) {
 		}
 	}()
 	var rec recorder
-	scenario.NewBuilder(&rec, "s", scenario.Match{}).CallsTool("f", "{not json")
+	newBuilder(&rec, "s", scenario.Match{}).CallsTool("f", "{not json")
 }
 
 func TestBuilderTimesRepeatWhen(t *testing.T) {
 	var rec recorder
-	b := scenario.NewBuilder(&rec, "s", scenario.Match{Endpoint: scenario.EndpointChatCompletions})
+	b := newBuilder(&rec, "s", scenario.Match{Endpoint: scenario.EndpointChatCompletions})
 	b.When(scenario.UserContains("hi")).Responds("a").Times(3).Then("b").Repeat().PerConversation()
 	if len(rec.replies) != 4 || rec.replies[2].Text != "a" || rec.replies[3].Text != "b" {
 		t.Errorf("replies = %+v, want a a a b", rec.replies)

@@ -23,7 +23,7 @@ import (
 // back as it is; a refused PUT leaves it as it was.
 func TestAdminConfigReadsWhatPutTakes(t *testing.T) {
 	a := newAdminServer(t, session.ManagerConfig{})
-	sess := a.create(`{"models":["gpt-4.1-mini"],"bearer_token":"pk","chaos":{"seed":7,"rules":[{"name":"x","every":5,"reply":{"error":{"status":503}}}]},
+	sess := a.create(`{"models":["gpt-4.1-mini"],"api_key":"pk","chaos":{"seed":7,"rules":[{"name":"x","every":5,"reply":{"error":{"status":503}}}]},
 		"scenarios":[{"name":"a","match":{},"replies":[{"text":"one"},{"text":"two"}]}]}`)
 	auth := append(of(sess), "Authorization", "Bearer pk")
 
@@ -46,10 +46,27 @@ func TestAdminConfigReadsWhatPutTakes(t *testing.T) {
 	require.Equal(t, http.StatusNoContent, a.do(http.MethodPut, "/admin-api/config", string(r.body), auth...).status)
 	assert.JSONEq(t, string(want), string(a.do(http.MethodGet, "/admin-api/config", "", auth...).body), "what GET answers applies as it is")
 
-	// The default runtime answers its own, its bearer token the management key.
+	// The default runtime answers its own, its API key the management key.
 	d := a.do(http.MethodGet, "/admin-api/config", "", mgmt()...)
 	require.Equal(t, http.StatusOK, d.status)
-	assert.Contains(t, string(d.body), `"bearer_token":"`+managementKey+`"`)
+	assert.Contains(t, string(d.body), `"api_key":"`+managementKey+`"`)
+}
+
+// A session created with bearer_token, api_key's former name, requires
+// that key, and its configuration reads back with api_key alone.
+func TestAdminTakesBearerTokenAsAPIKey(t *testing.T) {
+	a := newAdminServer(t, session.ManagerConfig{})
+	sess := a.create(`{"bearer_token":"old-name-key","scenarios":[{"name":"a","match":{},"replies":[{"text":"one"}]}]}`)
+	r := a.do(http.MethodGet, "/admin-api/config", "", append(of(sess), "Authorization", "Bearer old-name-key")...)
+	require.Equal(t, http.StatusOK, r.status, "%s", r.body)
+	assert.Contains(t, string(r.body), `"api_key":"old-name-key"`)
+	assert.NotContains(t, string(r.body), "bearer_token")
+	assert.Equal(t, http.StatusUnauthorized, a.do(http.MethodGet, "/admin-api/config", "", append(of(sess), "Authorization", "Bearer other")...).status)
+
+	both := a.do(http.MethodPut, "/admin-api/config", `{"api_key":"a","bearer_token":"b"}`, append(of(sess), "Authorization", "Bearer old-name-key")...)
+	require.Equal(t, http.StatusBadRequest, both.status, "%s", both.body)
+	_, param := errorParam(t, both.body)
+	assert.Equal(t, "bearer_token", param)
 }
 
 // DELETE /admin-api/scenarios drops the replies left, of one scenario
@@ -111,7 +128,7 @@ func TestAdminChaosAndRateLimits(t *testing.T) {
 	rules := `{"seed":3,"rules":[{"name":"boom","every":1,"reply":{"error":{"status":500,"message":"chaos!"}}}]}`
 	for body, field := range map[string]string{
 		`{"seed":3,"rules":[{"every":-1,"reply":{"text":"x"}}]}`: "chaos.rules[0].every",
-		`{"rules":[]} , "bearer_token":"x"`:                      "chaos",
+		`{"rules":[]} , "api_key":"x"`:                           "chaos",
 		`[1]`:                                                    "chaos",
 	} {
 		r := a.do(http.MethodPut, "/admin-api/chaos", body, of(sess)...)
@@ -122,7 +139,7 @@ func TestAdminChaosAndRateLimits(t *testing.T) {
 	cfg, err := sess.Config()
 	require.NoError(t, err)
 	assert.Nil(t, cfg.Chaos, "refused PUTs change nothing")
-	assert.Empty(t, cfg.BearerToken)
+	assert.Empty(t, cfg.APIKey)
 
 	require.Equal(t, http.StatusNoContent, a.do(http.MethodPut, "/admin-api/chaos", rules, of(sess)...).status)
 	assert.JSONEq(t, rules, string(a.do(http.MethodGet, "/admin-api/chaos", "", of(sess)...).body))

@@ -76,7 +76,7 @@ func (w *benchWriter) Write(p []byte) (int, error) {
 // what evictions cost.
 func BenchmarkHandlerChat(b *testing.B) {
 	m := benchManager(b)
-	s, err := m.Create(session.RequireBearerToken("bench-provider-key"), session.OnlyModels("gpt-4.1-mini"))
+	s, err := m.Create(session.RequireAPIKey("bench-provider-key"), session.OnlyModels("gpt-4.1-mini"))
 	if err != nil {
 		b.Fatal(err)
 	}

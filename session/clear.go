@@ -7,7 +7,7 @@ import (
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
-// ClearReplies implements scenario.Clearer, for Builder.Clear: the
+// ClearReplies implements friend.ScenarioSink, for Builder.Clear: the
 // scenario called name drops the replies it has left (see
 // runtime.Runtime.ClearReplies), and the session's size and reservation
 // shrink by what they took. A deleted session does nothing.

@@ -18,8 +18,17 @@ import (
 // exactly what POST /admin-api/sessions and PUT /admin-api/config accept.
 // Options build it in Go.
 type Config struct {
-	// BearerToken, when set, is the provider API key the session requires
-	// ("Authorization: Bearer <token>"). It is independent of the session key.
+	// APIKey, when set, is the provider API key the session requires, as
+	// each provider's SDK presents it: OpenAI's "Authorization: Bearer
+	// <key>", Anthropic's x-api-key (or a bearer token, as its Go SDK may
+	// send). A request without it, or with another key, is refused as the
+	// provider refuses it (401). It is independent of the session key.
+	APIKey string `json:"api_key,omitempty"`
+	// BearerToken is the former name of APIKey, and still works: a
+	// configuration that sets it has its value as APIKey, and reads back
+	// with APIKey alone. Setting both to different keys is an error.
+	//
+	// Deprecated: use APIKey.
 	BearerToken string `json:"bearer_token,omitempty"`
 	// Models lists the model IDs the session serves; empty serves the
 	// built-in catalog. Other models get 404 model_not_found.
@@ -232,6 +241,8 @@ func (e *ConfigError) Is(target error) bool { return target == ErrInvalidConfig 
 // *ConfigError.
 func (c *Config) Validate() error {
 	switch {
+	case c.BearerToken != "" && c.APIKey != "" && c.BearerToken != c.APIKey:
+		return &ConfigError{"bearer_token", "is the former name of api_key, which sets another key: set api_key alone"}
 	case c.Journal.Capacity < 1 || c.Journal.Capacity > maxJournalCapacity:
 		return &ConfigError{"journal.capacity", fmt.Sprintf("must be between 1 and %d", maxJournalCapacity)}
 	case c.Journal.MaxBytes < 1 || c.Journal.MaxBytes > maxJournalBytes:
@@ -289,6 +300,23 @@ func (c *Config) Validate() error {
 	return nil
 }
 
+// normalize moves the deprecated BearerToken to APIKey, unless the two
+// disagree, which Validate then refuses.
+func (c *Config) normalize() {
+	if c.BearerToken != "" && (c.APIKey == "" || c.APIKey == c.BearerToken) {
+		c.APIKey, c.BearerToken = c.BearerToken, ""
+	}
+}
+
+// apiKey is the provider key the configuration requires, under either
+// name.
+func (c *Config) apiKey() string {
+	if c.APIKey != "" {
+		return c.APIKey
+	}
+	return c.BearerToken
+}
+
 // fieldError turns a validation error of a part of the configuration at
 // path, which says "field: reason", into a ConfigError naming the whole
 // path of the field.
@@ -315,11 +343,38 @@ func ParseConfig(data []byte, base Config) (Config, error) {
 		if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 			return Config{}, &ConfigError{Reason: "trailing data after the JSON document"}
 		}
+		if err := keyNames(data, &cfg); err != nil {
+			return Config{}, err
+		}
 	}
+	cfg.normalize()
 	if err := cfg.Validate(); err != nil {
 		return Config{}, err
 	}
 	return cfg, nil
+}
+
+// keyNames settles which of api_key and bearer_token, its former name, a
+// configuration document sets over its base: the one it sets wins over
+// the base's key, and a document that sets both to different keys is
+// refused.
+func keyNames(data []byte, cfg *Config) error {
+	var set struct {
+		APIKey      *string `json:"api_key"`
+		BearerToken *string `json:"bearer_token"`
+	}
+	if json.Unmarshal(data, &set) != nil {
+		return nil // the document decoded once already; nothing to settle
+	}
+	switch {
+	case set.APIKey != nil && set.BearerToken != nil && *set.APIKey != *set.BearerToken:
+		return &ConfigError{"bearer_token", "is the former name of api_key, which sets another key: set api_key alone"}
+	case set.BearerToken != nil && set.APIKey == nil:
+		cfg.APIKey, cfg.BearerToken = *set.BearerToken, ""
+	case set.APIKey != nil:
+		cfg.BearerToken = ""
+	}
+	return nil
 }
 
 // jsonConfigError turns a decoding error into a ConfigError that names the
@@ -361,7 +416,7 @@ func (c Config) clone() Config {
 // settings converts c into what the runtime needs.
 func (c *Config) settings() runtime.Settings {
 	return runtime.Settings{
-		BearerToken:     c.BearerToken,
+		APIKey:          c.apiKey(),
 		Models:          c.Models,
 		Scenarios:       c.Scenarios,
 		JournalCapacity: c.Journal.Capacity,
@@ -396,7 +451,7 @@ func (c Config) withoutScenarios() Config {
 // isZero reports whether c is the zero Config, which no valid configuration
 // is (the journal needs a capacity).
 func (c *Config) isZero() bool {
-	return c.BearerToken == "" && c.Models == nil && c.Scenarios == nil && c.Journal.isZero() &&
+	return c.APIKey == "" && c.BearerToken == "" && c.Models == nil && c.Scenarios == nil && c.Journal.isZero() &&
 		c.History == HistoryConfig{} && c.Videos == VideosConfig{} && c.Stream == StreamConfig{} &&
 		c.RateLimits == nil && c.Chaos == nil &&
 		!c.IgnoreContextWindow && !c.AllowUnknownParameters && c.Idempotency == IdempotencyConfig{} && c.IDSeed == nil

@@ -17,7 +17,7 @@ func richScenario() scenario.Scenario {
 		Match: scenario.All(scenario.UserRegex(`^a`),
 			scenario.Any(scenario.UserRegex(`b`), scenario.Not(scenario.UserRegex(`c$`)))),
 		Replies: []scenario.Reply{
-			{Text: "t", ToolCalls: []scenario.ToolCall{{Name: "f", Arguments: `{}`}}, Usage: &scenario.Usage{PromptTokens: 1}},
+			{Text: "t", ToolCalls: []scenario.ToolCall{{Name: "f", Arguments: `{}`}}, Usage: &scenario.Usage{Input: 1}},
 			{JSON: json.RawMessage(`{"a":1}`)},
 			{Error: &scenario.Error{Status: 429, Headers: map[string]string{"Retry-After": "0"}}},
 			{Vectors: [][]float32{{1, 0}}},
@@ -44,7 +44,7 @@ func TestConfigsShareNoScenarioState(t *testing.T) {
 	s.Match.All[0].UserRegex = "changed"
 	s.Match.All[1].Any[1].Not.UserRegex = "changed"
 	s.Replies[0].ToolCalls[0].Name = "changed"
-	s.Replies[0].Usage.PromptTokens = 99
+	s.Replies[0].Usage.Input = 99
 	s.Replies[1].JSON[2] = 'z'
 	s.Replies[2].Error.Headers["Retry-After"] = "99"
 	s.Replies[3].Vectors[0][0] = 99

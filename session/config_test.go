@@ -35,9 +35,9 @@ func TestReservationIsAPureFunctionOfTheConfiguration(t *testing.T) {
 	if got := cfg.Reservation(); got != want {
 		t.Errorf("Reservation() = %d, want %d", got, want)
 	}
-	cfg.BearerToken = "k"
+	cfg.APIKey = "k"
 	if got := cfg.Reservation(); got != want {
-		t.Errorf("a bearer token changed the reservation to %d", got)
+		t.Errorf("an API key changed the reservation to %d", got)
 	}
 	// Scenarios cost what keeping them costs.
 	cfg.Scenarios = []scenario.Scenario{{Name: "x", Replies: []scenario.Reply{{Text: "y"}}}}
@@ -47,7 +47,7 @@ func TestReservationIsAPureFunctionOfTheConfiguration(t *testing.T) {
 }
 
 func TestParseConfigReadsOverTheBase(t *testing.T) {
-	base, err := session.NewConfig(session.RequireBearerToken("base-key"), session.OnlyModels("gpt-4.1-mini"))
+	base, err := session.NewConfig(session.RequireAPIKey("base-key"), session.OnlyModels("gpt-4.1-mini"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestParseConfigReadsOverTheBase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.BearerToken != "base-key" || got.Journal.Capacity != 5 || got.Journal.MaxBytes != base.Journal.MaxBytes ||
+	if got.APIKey != "base-key" || got.Journal.Capacity != 5 || got.Journal.MaxBytes != base.Journal.MaxBytes ||
 		!reflect.DeepEqual(got.Models, []string{"gpt-4o"}) {
 		t.Errorf("ParseConfig = %+v", got)
 	}
@@ -100,7 +100,7 @@ func TestParseConfigErrors(t *testing.T) {
 }
 
 func TestConfigJSONRoundTrip(t *testing.T) {
-	in, err := session.NewConfig(session.RequireBearerToken("k"), session.OnlyModels("gpt-4.1-mini"),
+	in, err := session.NewConfig(session.RequireAPIKey("k"), session.OnlyModels("gpt-4.1-mini"),
 		session.WithScenario(scenario.Scenario{Name: "s", Match: scenario.Match{UserContains: "hi"}, Replies: []scenario.Reply{{Text: "x"}}}),
 		session.WithJournal(3, 4096), session.WithHistory(7), session.WithVideos(2))
 	if err != nil {
@@ -125,5 +125,56 @@ func TestOptionsDoNotShareSlices(t *testing.T) {
 	two, _ := session.NewConfig(session.WithConfig(base), session.OnlyModels("c"))
 	if !reflect.DeepEqual(one.Models, []string{"a", "b"}) || !reflect.DeepEqual(two.Models, []string{"a", "c"}) {
 		t.Errorf("configurations built from one base share their models: %v %v", one.Models, two.Models)
+	}
+}
+
+// bearer_token, the former name of api_key, still sets the key: a
+// document or a Go option that uses it reads back with api_key alone, one
+// that sets both to different keys is refused, and a document's name wins
+// over its base's key.
+func TestBearerTokenIsTheFormerNameOfAPIKey(t *testing.T) {
+	base, err := session.NewConfig(session.RequireAPIKey("base-key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for body, want := range map[string]string{
+		`{"bearer_token":"old-name"}`:                       "old-name",
+		`{"api_key":"new-name"}`:                            "new-name",
+		`{"api_key":"same","bearer_token":"same"}`:          "same",
+		`{"journal":{"capacity":3}}`:                        "base-key",
+		`{"bearer_token":"old-name","models":["gpt-4o"]}`:   "old-name",
+		`{"api_key":"","bearer_token":""}`:                  "",
+		`{"bearer_token":""}`:                               "",
+		`{"api_key":"new-name","models":["gpt-4.1-mini"]}`:  "new-name",
+		`{"models":["gpt-4.1-mini"],"bearer_token":"late"}`: "late",
+	} {
+		got, err := session.ParseConfig([]byte(body), base)
+		if err != nil {
+			t.Errorf("ParseConfig(%s): %v", body, err)
+			continue
+		}
+		if got.APIKey != want || got.BearerToken != "" {
+			t.Errorf("ParseConfig(%s): api_key %q, bearer_token %q; want %q alone", body, got.APIKey, got.BearerToken, want)
+		}
+	}
+	_, err = session.ParseConfig([]byte(`{"api_key":"a","bearer_token":"b"}`), base)
+	var cerr *session.ConfigError
+	if !errors.As(err, &cerr) || cerr.Field != "bearer_token" {
+		t.Errorf("both names, two keys: err = %v, want a ConfigError on bearer_token", err)
+	}
+
+	cfg, err := session.NewConfig(session.RequireBearerToken("via-option"))
+	if err != nil || cfg.APIKey != "via-option" || cfg.BearerToken != "" {
+		t.Errorf("RequireBearerToken: %+v, %v; want api_key via-option", cfg, err)
+	}
+	cfg, err = session.NewConfig(session.WithConfig(session.Config{BearerToken: "literal", Journal: base.Journal,
+		History: base.History, Stream: base.Stream}))
+	if err != nil || cfg.APIKey != "literal" || cfg.BearerToken != "" {
+		t.Errorf("Config{BearerToken}: %+v, %v; want api_key literal", cfg, err)
+	}
+	_, err = session.NewConfig(session.WithConfig(session.Config{APIKey: "a", BearerToken: "b", Journal: base.Journal,
+		History: base.History, Stream: base.Stream}))
+	if !errors.As(err, &cerr) || cerr.Field != "bearer_token" {
+		t.Errorf("Config{APIKey, BearerToken} that differ: err = %v, want a ConfigError on bearer_token", err)
 	}
 }

@@ -55,10 +55,10 @@ func (c control) Configure(id string, body []byte) error {
 	if err != nil {
 		return c.apiError(err)
 	}
-	if id == "" && c.m.cfg.ManagementKey != "" && cfg.BearerToken == "" {
-		// Without a bearer token anyone could create sessions.
-		return apierr.InvalidConfiguration("bearer_token",
-			"bearer_token: the default runtime guards session creation and must keep a bearer token")
+	if id == "" && c.m.cfg.ManagementKey != "" && cfg.APIKey == "" {
+		// Without a key anyone could create sessions.
+		return apierr.InvalidConfiguration("api_key",
+			"api_key: the default runtime guards session creation and must keep a key")
 	}
 	return c.apiError(c.m.configure(id, cfg))
 }

@@ -4,7 +4,7 @@
 // nothing it does is seen by another session. Tests normally get sessions
 // from llmtest.Server.NewSession, and point an SDK at them:
 //
-//	sess := srv.NewSession(t, session.RequireBearerToken("provider-key"), session.OnlyModels("gpt-4.1-mini"))
+//	sess := srv.NewSession(t, session.RequireAPIKey("provider-key"), session.OnlyModels("gpt-4.1-mini"))
 //	client := llmtest.OpenAIClient(sess) // or, by hand:
 //	client = openai.NewClient(
 //		option.WithBaseURL(sess.BaseURL()),

@@ -121,13 +121,13 @@ func TestForkCopiesAgainWhenTheParentChangesMeanwhile(t *testing.T) {
 	m, err := NewManager(ManagerConfig{})
 	require.NoError(t, err)
 	defer m.Close()
-	parent, err := m.Create(RequireBearerToken("before"))
+	parent, err := m.Create(RequireAPIKey("before"))
 	require.NoError(t, err)
 	copies := 0
 	beforeForkCopy = func() {
 		copies++
 		if copies == 1 {
-			require.NoError(t, parent.Configure(RequireBearerToken("after")))
+			require.NoError(t, parent.Configure(RequireAPIKey("after")))
 		}
 	}
 	defer func() { beforeForkCopy = func() {} }()
@@ -137,7 +137,7 @@ func TestForkCopiesAgainWhenTheParentChangesMeanwhile(t *testing.T) {
 	assert.Equal(t, 2, copies, "the copy made across the change is made again")
 	cfg, err := fork.Config()
 	require.NoError(t, err)
-	assert.Equal(t, "after", cfg.BearerToken)
-	assert.Equal(t, "after", fork.rt.Settings().BearerToken)
+	assert.Equal(t, "after", cfg.APIKey)
+	assert.Equal(t, "after", fork.rt.Settings().APIKey)
 	requirePricedExactly(t, m, fork)
 }

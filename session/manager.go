@@ -122,6 +122,7 @@ type entry struct {
 // invalid or a bound is negative.
 func NewManager(cfg ManagerConfig) (*Manager, error) {
 	cfg = cfg.withDefaults()
+	cfg.Startup.normalize()
 	if err := cfg.Startup.Validate(); err != nil {
 		return nil, fmt.Errorf("startup configuration: %w", err)
 	}
@@ -132,7 +133,7 @@ func NewManager(cfg ManagerConfig) (*Manager, error) {
 	cfg.Startup = cfg.Startup.clone()
 	m := &Manager{cfg: cfg, sessions: make(map[string]*entry)}
 	m.defaultBase = cfg.Startup.clone()
-	m.defaultBase.BearerToken = cfg.ManagementKey
+	m.defaultBase.APIKey = cfg.ManagementKey
 	m.fallback = m.newRuntime(&m.defaultBase)
 	m.defCfg = m.defaultBase.withoutScenarios()
 	return m, nil

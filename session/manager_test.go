@@ -1,6 +1,7 @@
 package session
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -30,8 +31,8 @@ func TestSessionIDsAreUUIDs(t *testing.T) {
 	}
 }
 
-// A deleted session's journal stays as it was, even for a test that resets
-// it through the handle it kept.
+// A deleted session's journal stays as it was, even when its runtime is
+// reset or records after the deletion.
 func TestDeletedSessionJournalIsFrozen(t *testing.T) {
 	m, err := NewManager(ManagerConfig{})
 	require.NoError(t, err)
@@ -40,11 +41,28 @@ func TestDeletedSessionJournalIsFrozen(t *testing.T) {
 	require.NoError(t, err)
 	s.rt.Record(journal.Entry{Path: "/v1/chat/completions", Status: 200})
 	s.Close()
-	s.Journal().Reset()
-	s.Journal().Record(journal.Entry{Path: "/v1/embeddings", Status: 200})
+	s.rt.Reset()
+	s.rt.Record(journal.Entry{Path: "/v1/embeddings", Status: 200})
 	entries := s.Journal().Entries()
 	require.Len(t, entries, 1)
 	require.Equal(t, "/v1/chat/completions", entries[0].Path)
+}
+
+// The journal a session hands a test is read-only: nothing on it records,
+// forgets or resizes, so a test cannot write entries the session never
+// saw, nor grow the journal past the session's reservation.
+func TestSessionJournalHasNoWriter(t *testing.T) {
+	m, err := NewManager(ManagerConfig{})
+	require.NoError(t, err)
+	defer m.Close()
+	s, err := m.Create()
+	require.NoError(t, err)
+	typ := reflect.TypeOf(s.Journal())
+	for _, name := range []string{"Record", "Reset", "Resize", "Freeze"} {
+		if _, ok := typ.MethodByName(name); ok {
+			t.Errorf("%v has a method %s", typ, name)
+		}
+	}
 }
 
 // What Scenarios returns is the caller's: changing it, as a test that

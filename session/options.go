@@ -16,11 +16,17 @@ type optionFunc func(*Config)
 
 func (f optionFunc) apply(c *Config) { f(c) }
 
-// RequireBearerToken makes the session require token as the provider API key
-// ("Authorization: Bearer <token>").
-func RequireBearerToken(token string) Option {
-	return optionFunc(func(c *Config) { c.BearerToken = token })
+// RequireAPIKey makes the session require key as the provider API key, as
+// each provider's SDK presents it: OpenAI's "Authorization: Bearer <key>",
+// Anthropic's x-api-key (see Config.APIKey).
+func RequireAPIKey(key string) Option {
+	return optionFunc(func(c *Config) { c.APIKey, c.BearerToken = key, "" })
 }
+
+// RequireBearerToken is the former name of RequireAPIKey.
+//
+// Deprecated: use RequireAPIKey, which does the same for every provider.
+func RequireBearerToken(token string) Option { return RequireAPIKey(token) }
 
 // OnlyModels restricts the session to these models: every other model,
 // catalog models included, gets 404 model_not_found, whose message lists
@@ -167,6 +173,7 @@ func build(base Config, opts []Option) Config {
 	for _, o := range opts {
 		o.apply(&cfg)
 	}
+	cfg.normalize()
 	return cfg
 }
 

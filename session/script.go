@@ -145,19 +145,19 @@ func (m *Manager) addScenarios(id string, scenarios []scenario.Scenario) error {
 	return m.script(id, steps, func(rt *runtime.Runtime) { rt.MergeScenarios(scenarios) })
 }
 
-// sink is the scenario.Sink of a session's builders: it prices every step
+// sink is the friend.ScenarioSink of a session's builders: it prices every step
 // with the manager before the runtime sees it, and panics, at the builder
 // call that made the mistake, when the step would pass the configuration
 // limit or the budget. Steps for a deleted session do nothing.
 type sink struct{ s *Session }
 
-// AddReplies implements scenario.Sink.
+// AddReplies implements friend.ScenarioSink.
 func (k sink) AddReplies(name string, match scenario.Match, replies ...scenario.Reply) {
 	k.check(name, k.s.m.script(k.s.id, []scriptStep{{name: name, match: match, replies: replies}},
 		func(rt *runtime.Runtime) { rt.AddReplies(name, match, replies...) }))
 }
 
-// UpdateScenario implements scenario.Sink.
+// UpdateScenario implements friend.ScenarioSink.
 func (k sink) UpdateScenario(name string, match scenario.Match, change func(*scenario.Scenario)) {
 	k.check(name, k.s.m.script(k.s.id, []scriptStep{{name: name, match: match, head: change}},
 		func(rt *runtime.Runtime) { rt.UpdateScenario(name, match, change) }))

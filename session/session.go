@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/llmtestserver/llmtestserver/internal/friend"
 	"github.com/llmtestserver/llmtestserver/internal/runtime"
 	"github.com/llmtestserver/llmtestserver/journal"
 	"github.com/llmtestserver/llmtestserver/scenario"
@@ -101,7 +102,7 @@ func (s *Session) Journal() *journal.Journal { return s.rt.Journal() }
 // configuration past the server's MaxConfigBytes, or the reservation past
 // the budget, panics where it was made and changes nothing.
 func (s *Session) Chat(name string) *scenario.Builder {
-	return scenario.NewBuilder(sink{s}, name, scenario.Match{})
+	return s.builder(name, scenario.Match{})
 }
 
 // Embeddings scripts the scenario name for embeddings requests, to override
@@ -109,7 +110,7 @@ func (s *Session) Chat(name string) *scenario.Builder {
 // Every When narrows within the embeddings endpoint. A name already scripted
 // is continued as with Chat.
 func (s *Session) Embeddings(name string) *scenario.Builder {
-	return scenario.NewBuilder(sink{s}, name, scenario.Match{Endpoint: scenario.EndpointEmbeddings})
+	return s.builder(name, scenario.Match{Endpoint: scenario.EndpointEmbeddings})
 }
 
 // Scenario scripts the scenario name for requests that match; When narrows
@@ -119,7 +120,7 @@ func (s *Session) Embeddings(name string) *scenario.Builder {
 // regular expression: that is a mistake in the test, reported where it was
 // made.
 func (s *Session) Scenario(name string, match scenario.Match) *scenario.Builder {
-	return scenario.NewBuilder(sink{s}, name, match)
+	return s.builder(name, match)
 }
 
 // ScenarioStatus is a scenario with what is left of its queue.
@@ -131,6 +132,12 @@ type ScenarioStatus struct {
 	// RemainingByConversation counts what each started conversation has
 	// left, for per-conversation scenarios.
 	RemainingByConversation map[string]int
+}
+
+// builder returns a builder that scripts the scenario name, matching base,
+// into this session.
+func (s *Session) builder(name string, base scenario.Match) *scenario.Builder {
+	return friend.NewBuilder[*scenario.Builder](friend.ScenarioSink[scenario.Match, scenario.Reply, scenario.Scenario](sink{s}), name, base)
 }
 
 // Scenarios returns a copy of the session's scenarios, in order, with their
@@ -177,10 +184,23 @@ func (s *Session) Configure(opts ...Option) error {
 	return s.m.configure(s.id, cfg)
 }
 
-// Reset clears the session's state and keeps its configuration: the journal
-// empties, every scripted reply is available again, the fault counters
-// are cleared, the rate-limit buckets refill, the chaos rules start again
-// from their seed, and the kept Idempotency-Key answers are forgotten.
+// Reset clears the session's state and keeps its configuration, as if the
+// session had just been created with it:
+//
+//   - the journal empties, and the fault counters are cleared;
+//   - every scripted reply is available again (see below);
+//   - the stored history is forgotten: Responses API responses, stored chat
+//     completions and conversations, so that a previous_response_id, a
+//     conversation ID or a stored completion's ID from before the reset is
+//     unknown afterwards (the API's 400 previous_response_not_found, 404);
+//   - the prompt cache empties, so that no prefix counts as cached;
+//   - conversation generations start over, so that a conversation's next
+//     request is its first generation again;
+//   - generated IDs and request IDs start over, from the session's ID seed
+//     when it has one (so that a seeded session repeats them), else from a
+//     fresh random sequence;
+//   - the rate-limit buckets refill, the chaos rules start again from their
+//     seed, and the kept Idempotency-Key answers are forgotten.
 //
 // Scripted replies are part of the configuration, so Reset restores every
 // one of them: the queues start over from each scenario's first reply,

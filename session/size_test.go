@@ -14,7 +14,7 @@ import (
 // replies are counted exactly.
 func TestSizeIsTheCompactEncodingWithoutHTMLEscaping(t *testing.T) {
 	cfg := DefaultConfig()
-	cfg.BearerToken = "a<b"
+	cfg.APIKey = "a<b"
 	cfg.Scenarios = []scenario.Scenario{
 		{Name: "one", Match: scenario.UserContains("x&y"), Replies: []scenario.Reply{scenario.Text(`<>& \u003c "quoted"`), scenario.Refuse("no")}},
 		{Name: "two", Replies: []scenario.Reply{scenario.Text("z")}, Repeat: true},

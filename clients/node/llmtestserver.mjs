@@ -19,9 +19,15 @@ export const SESSION_KEY_HEADER = 'X-Llm-Test-Server-Session-Key';
 /** The header that names the conversation a request belongs to. */
 export const CONVERSATION_HEADER = 'X-Llm-Test-Server-Conversation';
 
-// The SDKs refuse to start without an API key, and a session without a
-// bearer_token accepts any, so this stands in when the configuration sets none.
+// The SDKs refuse to start without an API key, and a session without an
+// api_key accepts any, so this stands in when the configuration sets none.
 const PLACEHOLDER_API_KEY = 'llmtest-no-key';
+
+// keyOf is the provider key a configuration sets: api_key, or bearer_token,
+// its former name, which the server still takes.
+function keyOf(config) {
+  return config?.api_key || config?.bearer_token || undefined;
+}
 
 // The filters GET /admin-api/journal takes, so that a misspelt one fails here
 // with its name rather than as the server's 400 after a round trip.
@@ -97,7 +103,7 @@ export class LLMTestServer {
    * @param {{url: string, managementKey: string}} options the server's root
    *   URL (such as "http://127.0.0.1:8080") and its management key
    */
-  constructor({ url, managementKey, bearerToken }) {
+  constructor({ url, managementKey, apiKey, bearerToken }) {
     if (!url) throw new TypeError('LLMTestServer: url is required');
     if (!managementKey) throw new TypeError('LLMTestServer: managementKey is required');
     /** @type {string} the root URL, without a trailing slash */
@@ -105,10 +111,10 @@ export class LLMTestServer {
     /** @type {string} */
     this.managementKey = managementKey;
     /**
-     * @type {string | undefined} the startup configuration's bearer_token,
+     * @type {string | undefined} the startup configuration's api_key,
      * which a session whose configuration sets none inherits
      */
-    this.bearerToken = bearerToken || undefined;
+    this.providerKey = apiKey || bearerToken || undefined;
     /** @type {Set<Session>} sessions created here and not deleted yet */
     this.sessionsAlive = new Set();
     /** @type {import('node:child_process').ChildProcess | null} */
@@ -119,14 +125,14 @@ export class LLMTestServer {
    * Creates a session: POST /admin-api/sessions with the management key.
    *
    * @param {object} [config] the session's configuration, the same JSON as
-   *   the body of POST /admin-api/sessions (bearer_token, models, scenarios,
+   *   the body of POST /admin-api/sessions (api_key, models, scenarios,
    *   stream, rate_limits, chaos, id_seed, ...); none for the startup one
    * @returns {Promise<Session>}
    */
   async createSession(config) {
     const created = await call(`${this.url}/admin-api/sessions`, 'POST',
       { Authorization: `Bearer ${this.managementKey}` }, config ?? {});
-    const session = new Session(this, created, config?.bearer_token ?? this.bearerToken);
+    const session = new Session(this, created, keyOf(config) ?? this.providerKey);
     this.sessionsAlive.add(session);
     return session;
   }
@@ -192,9 +198,9 @@ export class Session {
    *
    * @param {LLMTestServer} server
    * @param {{id: string, key: string, reservation_bytes: number}} created the Created body
-   * @param {string} [bearerToken] the bearer_token its configuration set
+   * @param {string} [providerKey] the api_key its configuration set
    */
-  constructor(server, created, bearerToken) {
+  constructor(server, created, providerKey) {
     /** @type {LLMTestServer} */
     this.server = server;
     /** @type {string} */
@@ -203,8 +209,8 @@ export class Session {
     this.key = created.key;
     /** @type {number} */
     this.reservationBytes = created.reservation_bytes;
-    /** @type {string | undefined} */
-    this.bearerToken = bearerToken || undefined;
+    /** @type {string | undefined} the api_key its configuration set */
+    this.providerKey = providerKey || undefined;
     /** @type {boolean} */
     this.deleted = false;
   }
@@ -220,11 +226,11 @@ export class Session {
   }
 
   /**
-   * The API key for the SDKs: the configuration's bearer_token, else a
+   * The API key for the SDKs: the configuration's api_key, else a
    * placeholder (a session without one accepts any key).
    */
   get apiKey() {
-    return this.bearerToken ?? PLACEHOLDER_API_KEY;
+    return this.providerKey ?? PLACEHOLDER_API_KEY;
   }
 
   /**
@@ -283,7 +289,7 @@ export class Session {
    */
   async request(method, path, body) {
     const headers = this.headers();
-    if (this.bearerToken) headers.Authorization = `Bearer ${this.bearerToken}`;
+    if (this.providerKey) headers.Authorization = `Bearer ${this.providerKey}`;
     return call(`${this.server.url}${path}`, method, headers, body);
   }
 
@@ -325,7 +331,7 @@ export class Session {
     const body = options.name === undefined ? undefined : { name: options.name };
     const created = await call(`${this.server.url}/admin-api/sessions/${encodeURIComponent(this.id)}/fork`, 'POST',
       this.headers(), body);
-    const fork = new Session(this.server, created, this.bearerToken);
+    const fork = new Session(this.server, created, this.providerKey);
     this.server.sessionsAlive.add(fork);
     return fork;
   }
@@ -386,13 +392,13 @@ export class Session {
 
   /**
    * Replaces the whole configuration (PUT /admin-api/config); fields left
-   * out take the startup's values, so send bearer_token again to keep it.
+   * out take the startup's values, so send api_key again to keep it.
    *
    * @param {object} config the same JSON as createSession's
    */
   async configure(config) {
     await this.request('PUT', '/admin-api/config', config);
-    this.bearerToken = config?.bearer_token || undefined;
+    this.providerKey = keyOf(config);
   }
 
   /**
@@ -423,13 +429,14 @@ export class Session {
  * @param {string} managementKey the key it was started with (-management-key
  *   or $LLMTEST_MANAGEMENT_KEY)
  * @param {object} [options]
- * @param {string} [options.bearerToken] the bearer_token of the server's
- *   startup configuration, if it sets one: sessions created without one of
- *   their own inherit it, and their apiKey is then this
+ * @param {string} [options.apiKey] the api_key of the server's startup
+ *   configuration, if it sets one: sessions created without one of their
+ *   own inherit it, and their apiKey is then this
+ * @param {string} [options.bearerToken] the former name of options.apiKey
  * @returns {LLMTestServer}
  */
 export function connect(url, managementKey, options = {}) {
-  return new LLMTestServer({ url, managementKey, bearerToken: options.bearerToken });
+  return new LLMTestServer({ url, managementKey, apiKey: options.apiKey, bearerToken: options.bearerToken });
 }
 
 /**
@@ -443,8 +450,9 @@ export function connect(url, managementKey, options = {}) {
  *   a -management-key among options.args, else $LLMTEST_MANAGEMENT_KEY (which
  *   the server reads itself), else the key the server generates and prints.
  *   A key set only by a -config file must be given here too.
- * @param {string} [options.bearerToken] the bearer_token of the startup
+ * @param {string} [options.apiKey] the api_key of the startup
  *   configuration (a -config file's "startup"), if it sets one; see connect
+ * @param {string} [options.bearerToken] the former name of options.apiKey
  * @param {string} [options.addr] listen address, default "127.0.0.1:0"
  * @param {string[]} [options.args] more flags, such as ["-max-sessions", "64"]
  * @param {NodeJS.ProcessEnv} [options.env] the process's environment; default process.env
@@ -533,7 +541,7 @@ export async function startServer(options = {}) {
   child.stdout.unref?.();
   child.stderr.unref?.();
 
-  const server = new LLMTestServer({ url, managementKey: key, bearerToken: options.bearerToken });
+  const server = new LLMTestServer({ url, managementKey: key, apiKey: options.apiKey, bearerToken: options.bearerToken });
   server.process = child;
   return server;
 }

@@ -51,7 +51,7 @@ func TestRunRequestLogNeverPrintsKeys(t *testing.T) {
 		queryKey      = "query-secret-0004"
 	)
 	in := start(t, []string{"-log", "json", "-management-key", managementKey}, nil, false)
-	sess := createSession(t, in.url, managementKey, `{"bearer_token":"`+providerKey+`","scenarios":[
+	sess := createSession(t, in.url, managementKey, `{"api_key":"`+providerKey+`","scenarios":[
 		{"name":"any","match":{},"replies":[{"text":"Hello"}],"repeat":true}]}`)
 	secrets := []string{managementKey, providerKey, azureKey, queryKey, sess.Key}
 

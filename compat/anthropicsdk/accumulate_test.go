@@ -210,11 +210,22 @@ func TestAccumulateEveryReplyKind(t *testing.T) {
 		},
 	}, {
 		name:  "model override and usage override",
-		reply: scenario.Reply{Text: "hi", Model: "claude-opus-4-7", Usage: &scenario.Usage{PromptTokens: 123, CompletionTokens: 45}},
+		reply: scenario.Reply{Text: "hi", Model: "claude-opus-4-7", Usage: &scenario.Usage{Input: 123, Output: 45}},
 		want: func(t *testing.T, s shape) {
 			assert.Equal(t, "claude-opus-4-7", s.Model)
 			assert.Equal(t, int64(123), s.Input)
 			assert.Equal(t, int64(45), s.Output)
+		},
+	}, {
+		// The override's input counts the cache reads and writes, as the
+		// journal does; Anthropic's input_tokens are what is left.
+		name:  "usage override with cache reads and writes",
+		reply: scenario.Reply{Text: "hi", Usage: &scenario.Usage{Input: 3000, CacheRead: 1024, CacheWrite: 1500, Output: 7}},
+		want: func(t *testing.T, s shape) {
+			assert.Equal(t, int64(3000-1024-1500), s.Input)
+			assert.Equal(t, int64(1024), s.CacheRead)
+			assert.Equal(t, int64(1500), s.CacheWrite)
+			assert.Equal(t, int64(7), s.Output)
 		},
 	}}
 	for _, tt := range tests {

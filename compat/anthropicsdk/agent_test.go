@@ -55,7 +55,7 @@ func TestAgentLoopParallelToolCalls(t *testing.T) {
 		name := map[bool]string{false: "non-streamed", true: "streamed"}[streamed]
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			sess := newSession(t, session.RequireBearerToken("k"))
+			sess := newSession(t, session.RequireAPIKey("k"))
 			scriptAgent(sess)
 			client := clientFor(sess, "k", 0)
 

@@ -62,7 +62,7 @@ func TestErrorDecoding(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			sess := newSession(t, session.RequireBearerToken("k"))
+			sess := newSession(t, session.RequireAPIKey("k"))
 			if tt.reply != nil {
 				sess.Chat("fail").Reply(*tt.reply)
 			}

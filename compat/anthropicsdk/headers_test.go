@@ -18,7 +18,7 @@ const rawBody = `{"model":"claude-sonnet-4-5","max_tokens":10,"messages":[{"role
 // answered.
 func TestVersionHeadersNeverRequired(t *testing.T) {
 	t.Parallel()
-	sess := newSession(t, session.RequireBearerToken("k"))
+	sess := newSession(t, session.RequireAPIKey("k"))
 	sess.Chat("x").Responds("hello").Repeat()
 
 	r := rawPost(t, sess, "/v1/messages", rawBody, "Authorization", "Bearer k")
@@ -57,7 +57,7 @@ func TestVersionHeadersNeverRequired(t *testing.T) {
 // do, and with the bearer token v2 of the Go SDK sends.
 func TestAPIKeyHeaders(t *testing.T) {
 	t.Parallel()
-	sess := newSession(t, session.RequireBearerToken("k"))
+	sess := newSession(t, session.RequireAPIKey("k"))
 	sess.Chat("x").Responds("hello").Repeat()
 
 	for _, h := range [][2]string{{"x-api-key", "k"}, {"Authorization", "Bearer k"}} {

@@ -42,7 +42,7 @@ func journaledParams() anthropic.MessageNewParams {
 func TestJournalRecordsMessagesRequest(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	sess := srv.NewSession(t, session.RequireBearerToken(journalSecret), session.RedactHeaders("X-Tenant-Token"))
+	sess := srv.NewSession(t, session.RequireAPIKey(journalSecret), session.RedactHeaders("X-Tenant-Token"))
 	sess.Chat("weather").Responds("Sunny.")
 	client := anthropic.NewClient(option.WithBaseURL(sess.AnthropicBaseURL()), option.WithAPIKey(journalSecret),
 		option.WithHTTPClient(sess.HTTPClient()), option.WithMaxRetries(0),

@@ -165,7 +165,7 @@ func TestValidationThroughSDK(t *testing.T) {
 	for _, row := range validationRows {
 		t.Run(row.name, func(t *testing.T) {
 			t.Parallel()
-			sess := srv.NewSession(t, session.RequireBearerToken("k"))
+			sess := srv.NewSession(t, session.RequireAPIKey("k"))
 			sess.Chat("never").Responds("should not be sent")
 			client := clientFor(sess, "k", 0)
 			p := userTurn("hi")
@@ -223,7 +223,7 @@ func TestValidationRaw(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			sess := newSession(t, session.RequireBearerToken("k"))
+			sess := newSession(t, session.RequireAPIKey("k"))
 			r := rawPost(t, sess, "/v1/messages", tt.body, tt.headers...)
 			require.Equal(t, tt.status, r.status, "body %s", r.body)
 			assert.Equal(t, "application/json", r.header.Get("Content-Type"))

@@ -130,7 +130,7 @@ func TestToolCallingAgentLoop(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			sess := srv.NewSession(t, session.RequireBearerToken(agentAPIKey), session.OnlyModels(agentModel))
+			sess := srv.NewSession(t, session.RequireAPIKey(agentAPIKey), session.OnlyModels(agentModel))
 			scriptAgent(sess)
 			complete := tt.client(sess, tt.stream)
 			ctx := t.Context()

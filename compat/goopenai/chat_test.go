@@ -19,7 +19,7 @@ const longReply = "Streaming works token by token, so a UI sees the answer grow 
 func TestStreamingThroughTheSessionTransport(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	sess := srv.NewSession(t, session.RequireBearerToken("provider-key"))
+	sess := srv.NewSession(t, session.RequireAPIKey("provider-key"))
 	sess.Chat("stream").Responds(longReply).Responds(longReply)
 	client := clientFor(sess, "provider-key")
 
@@ -99,7 +99,7 @@ func TestStreamingThroughTheSessionTransport(t *testing.T) {
 func TestChatCompletionWithGoOpenAI(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	sess := srv.NewSession(t, session.RequireBearerToken("provider-key"), session.OnlyModels("gpt-4.1-mini"))
+	sess := srv.NewSession(t, session.RequireAPIKey("provider-key"), session.OnlyModels("gpt-4.1-mini"))
 	sess.Chat("greeting").Responds("Hello from go-openai")
 	cfg := goopenai.DefaultConfig("provider-key")
 	cfg.BaseURL = sess.BaseURL()

@@ -26,7 +26,7 @@ func goOpenAIClientFor(sess *session.Session, apiKey string) *goopenai.Client {
 func TestGoOpenAIReadsTheRealWording(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	sess := srv.NewSession(t, session.RequireBearerToken("provider-key"), session.OnlyModels("gpt-4o-mini"))
+	sess := srv.NewSession(t, session.RequireAPIKey("provider-key"), session.OnlyModels("gpt-4o-mini"))
 	sess.Chat("limited").Reply(scenario.RateLimited())
 	ctx := t.Context()
 	hi := []goopenai.ChatCompletionMessage{{Role: "user", Content: "Hi"}}

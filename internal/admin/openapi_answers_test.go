@@ -134,7 +134,7 @@ func TestOpenAPIDescribesEveryAnswer(t *testing.T) {
 
 	// Sessions.
 	sessions := route(http.MethodPost, "/admin-api/sessions")
-	id, key := created(t, x.call(srv, sessions, req{headers: m, body: `{"bearer_token":"pk","history":{"capacity":10,"max_bytes":1000000},
+	id, key := created(t, x.call(srv, sessions, req{headers: m, body: `{"api_key":"pk","history":{"capacity":10,"max_bytes":1000000},
 		"scenarios":[{"name":"a","match":{"user_contains":"hello"},"repeat":true,"replies":[{"text":"hi there"}]},
 		{"name":"spare","match":{"user_contains":"never"},"replies":[{"text":"x"}]}]}`}))
 	own := append(headersOf(id, key), bearer("pk")...)

@@ -145,7 +145,7 @@ func finishOf(reply *scenario.Reply, a *provider.Answer, cut bool) scenario.Fini
 // tokens of an answer that was not cut, within that maximum.
 func usage(x *provider.Exchange, req *scenario.Request, reply *scenario.Reply, a *provider.Answer, spec Spec, cut cut) provider.Usage {
 	if o := reply.Usage; o != nil {
-		return provider.Usage{Input: o.PromptTokens, CacheRead: o.CachedTokens, Output: o.CompletionTokens, Reasoning: o.ReasoningTokens}
+		return provider.Usage{Input: o.Input, CacheRead: o.CacheRead, CacheWrite: o.CacheWrite, Output: o.Output, Reasoning: o.Reasoning}
 	}
 	model := req.Model
 	choices := max(spec.Choices, 1)

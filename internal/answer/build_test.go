@@ -76,7 +76,7 @@ func TestBuildFinishKindsAndOverrides(t *testing.T) {
 	}
 
 	x := exchange(context.Background())
-	over := scenario.Reply{Text: "x", Model: "other", Usage: &scenario.Usage{PromptTokens: 7, CompletionTokens: 9}}
+	over := scenario.Reply{Text: "x", Model: "other", Usage: &scenario.Usage{Input: 7, Output: 9}}
 	a := answer.Build(x, request, &over, answer.Spec{Prompt: answer.Prompt{Overhead: 100}})
 	assert.Equal(t, "other", a.Model)
 	assert.Equal(t, 7, a.Usage.Input)

@@ -41,7 +41,7 @@ func TestBuildHiddenReasoning(t *testing.T) {
 func TestBuildUsageOverride(t *testing.T) {
 	x := exchange(context.Background())
 	reply := scenario.Reply{Text: "a b", Thinking: "c",
-		Usage: &scenario.Usage{PromptTokens: 100, CompletionTokens: 50, ReasoningTokens: 40, CachedTokens: 64}}
+		Usage: &scenario.Usage{Input: 100, Output: 50, Reasoning: 40, CacheRead: 64}}
 	a := answer.Build(x, &scenario.Request{Model: "gpt-4.1-mini"}, &reply, answer.Spec{Reasoning: func(int) int { return 1000 }})
 	assert.Equal(t, [4]int{100, 64, 50, 40}, [4]int{a.Usage.Input, a.Usage.CacheRead, a.Usage.Output, a.Usage.Reasoning})
 	assert.Equal(t, 64, x.Entry.Usage.CacheRead)

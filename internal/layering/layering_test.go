@@ -1,6 +1,7 @@
 // Package layering_test checks the dependency rule of the repository (see
 // ARCHITECTURE.md): the neutral packages import no codec, the core knows
-// no provider, and no codec imports another.
+// no provider, no codec imports another, and testing is linked only into
+// tests.
 package layering_test
 
 import (
@@ -25,11 +26,27 @@ var codecs = []string{"internal/openai", "internal/anthropic"}
 var neutral = []string{"scenario", "journal", "clock", "internal/runtime", "internal/apierr", "internal/provider",
 	"internal/answer", "internal/httpx", "internal/admin", "internal/tokens", "internal/jsonschema", "internal/dashboard"}
 
-// leaves lists what may import nothing of this module.
-var leaves = []string{"scenario", "journal", "clock", "internal/memhttp", "internal/dashboard"}
+// leaves lists what may import nothing of this module but the packages
+// of leafImports.
+var leaves = []string{"scenario", "journal", "clock", "internal/memhttp", "internal/dashboard", "internal/friend"}
+
+// leafImports are what a leaf may import: internal/friend, through which
+// scenario and journal hand their builders and writers to the module
+// alone, and which imports nothing itself.
+var leafImports = map[string][]string{"scenario": {"internal/friend"}, "journal": {"internal/friend"}}
+
+// testingImporters are the packages whose non-test files may import the
+// standard library's testing: the helpers that only test files import.
+// llmtest takes a small interface of its own instead, so that a program
+// built on it (cmd/llmtestserver) does not link testing.
+var testingImporters = []string{"internal/leakcheck"}
+
+// testOnly are the packages that only test files may import.
+var testOnly = []string{"internal/leakcheck", "internal/sdkwarm"}
 
 // graph maps each package of the module (its path under the module) to
-// the packages of the module its non-test files import.
+// the packages of the module its non-test files import; the standard
+// library's testing counts as the package "testing".
 type graph map[string][]string
 
 // loadGraph parses the imports of every package under root.
@@ -61,7 +78,11 @@ func loadGraph(t *testing.T, root string) graph {
 		}
 		for _, imp := range f.Imports {
 			p, _ := strconv.Unquote(imp.Path.Value)
-			if dep, ok := strings.CutPrefix(p, module+"/"); ok && !slices.Contains(g[pkg], dep) {
+			dep, ok := strings.CutPrefix(p, module+"/")
+			if p == "testing" || strings.HasPrefix(p, "testing/") {
+				dep, ok = "testing", true
+			}
+			if ok && !slices.Contains(g[pkg], dep) {
 				g[pkg] = append(g[pkg], dep)
 			}
 		}
@@ -110,7 +131,19 @@ func (g graph) violations() []string {
 	}
 	for _, pkg := range leaves {
 		for _, dep := range g[pkg] {
-			out = append(out, pkg+" imports "+dep+"; it may import nothing of this module")
+			if dep != "testing" && !slices.Contains(leafImports[pkg], dep) {
+				out = append(out, pkg+" imports "+dep+"; it may import nothing of this module")
+			}
+		}
+	}
+	for pkg, deps := range g {
+		for _, dep := range deps {
+			switch {
+			case dep == "testing" && !slices.Contains(testingImporters, pkg):
+				out = append(out, pkg+" imports testing; only test files and "+strings.Join(testingImporters, ", ")+" may")
+			case slices.Contains(testOnly, dep) && !slices.Contains(testOnly, pkg):
+				out = append(out, pkg+" imports "+dep+", which only tests may import")
+			}
 		}
 	}
 	for _, c := range codecs {
@@ -127,7 +160,7 @@ func (g graph) violations() []string {
 func TestDependencyRule(t *testing.T) {
 	g := loadGraph(t, filepath.Join("..", ".."))
 	for _, pkg := range append(slices.Clone(neutral), codecs...) {
-		if _, ok := g[pkg]; !ok && pkg != "internal/anthropic" {
+		if _, ok := g[pkg]; !ok {
 			t.Errorf("package %s not found: update the lists of this test", pkg)
 		}
 	}
@@ -146,6 +179,8 @@ func TestDependencyRuleCatchesBreaks(t *testing.T) {
 		"internal/anthropic": {"internal/answer", "internal/openai"},
 		"internal/openai":    {"internal/answer"},
 		"internal/answer":    {"internal/runtime"},
+		"scenario":           {"internal/friend"},
+		"session":            {"testing", "internal/leakcheck"},
 	}
 	got := broken.violations()
 	want := []string{
@@ -154,10 +189,17 @@ func TestDependencyRuleCatchesBreaks(t *testing.T) {
 		"internal/tokens reaches the codec internal/openai through internal/tokens -> internal/openai",
 		"journal imports scenario; it may import nothing of this module",
 		"the codec internal/anthropic reaches the codec internal/openai through internal/anthropic -> internal/openai",
+		"session imports testing; only test files and internal/leakcheck may",
+		"session imports internal/leakcheck, which only tests may import",
 	}
 	for _, w := range want {
 		if !slices.Contains(got, w) {
 			t.Errorf("missing violation %q in %q", w, got)
+		}
+	}
+	for _, v := range got {
+		if strings.HasPrefix(v, "scenario ") {
+			t.Errorf("scenario may import internal/friend, but the checker says %q", v)
 		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/llmtestserver/llmtestserver/journal"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
@@ -43,7 +42,6 @@ func (rt *Runtime) Clone(idSeed *uint64) (*Runtime, bool) {
 	s := cloneSettings(rt.settings)
 	s.IDSeed = cloneSeed(idSeed)
 	c := &Runtime{
-		journal:  journal.New(s.JournalCapacity, s.JournalMaxBytes),
 		clock:    rt.clock,
 		settings: s,
 		inflight: make(map[*flight]struct{}),
@@ -57,6 +55,7 @@ func (rt *Runtime) Clone(idSeed *uint64) (*Runtime, bool) {
 		chaos:         rt.chaos.clone(),
 		idempotency:   rt.idempotency.clone(),
 	}
+	c.journal, c.journalWriter = newJournal(&s)
 	if c.conversations == nil {
 		c.conversations = make(map[identityKey]conversation)
 	}

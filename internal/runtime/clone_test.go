@@ -16,6 +16,7 @@ import (
 // handled in Clone and named here.
 var cloneHandling = map[string]string{
 	"journal":       "fresh: starts empty, with the same bounds",
+	"journalWriter": "fresh: the new journal's own",
 	"clock":         "shared",
 	"mu":            "fresh",
 	"settings":      "deep copy (cloneSettings), with the clone's ID seed",

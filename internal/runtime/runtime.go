@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/llmtestserver/llmtestserver/clock"
+	"github.com/llmtestserver/llmtestserver/internal/friend"
 	"github.com/llmtestserver/llmtestserver/journal"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
@@ -20,9 +21,10 @@ var ErrSuperseded = errors.New("runtime: session deleted while the request was i
 // Settings is everything a runtime is configured with. The session package
 // builds it from the public, JSON-serializable configuration.
 type Settings struct {
-	// BearerToken, when set, is the provider API key every request must
-	// present as "Authorization: Bearer <token>".
-	BearerToken string
+	// APIKey, when set, is the provider API key every request must
+	// present, as its codec reads it (provider.Codec.APIKey): OpenAI's
+	// bearer token, Anthropic's x-api-key.
+	APIKey string
 	// Models lists the models served; empty means the built-in catalog.
 	Models []string
 	// Scenarios script the answers, tried in order.
@@ -86,8 +88,11 @@ func (s StreamSettings) Paced() bool { return s.TTFT > 0 || s.TokensPerSecond > 
 
 // Runtime is one isolated fake provider.
 type Runtime struct {
-	journal *journal.Journal
-	clock   clock.Clock
+	// journal is what tests read of the journal, and journalWriter its
+	// write side, which never leaves the runtime.
+	journal       *journal.Journal
+	journalWriter friend.JournalWriter[journal.Entry]
+	clock         clock.Clock
 
 	mu       sync.Mutex
 	settings Settings             // guarded by mu; never mutated in place
@@ -130,7 +135,6 @@ type flight struct {
 // New returns a runtime configured with s.
 func New(s Settings) *Runtime {
 	rt := &Runtime{
-		journal:  journal.New(s.JournalCapacity, s.JournalMaxBytes),
 		clock:    s.Clock,
 		settings: s,
 		inflight: make(map[*flight]struct{}),
@@ -138,6 +142,7 @@ func New(s Settings) *Runtime {
 
 		conversations: make(map[identityKey]conversation),
 	}
+	rt.journal, rt.journalWriter = newJournal(&s)
 	if rt.clock == nil {
 		rt.clock = clock.Real()
 	}
@@ -148,7 +153,13 @@ func New(s Settings) *Runtime {
 	return rt
 }
 
-// Journal returns the runtime's journal.
+// newJournal returns an empty journal within s's bounds, and its writer.
+func newJournal(s *Settings) (*journal.Journal, friend.JournalWriter[journal.Entry]) {
+	return friend.NewJournal[*journal.Journal, journal.Entry](s.JournalCapacity, s.JournalMaxBytes)
+}
+
+// Journal returns the runtime's journal, read-only: only the runtime
+// writes it.
 func (rt *Runtime) Journal() *journal.Journal { return rt.journal }
 
 // Settings returns the current settings. The caller must not modify them.
@@ -182,15 +193,18 @@ func (rt *Runtime) Configure(s Settings) {
 	rt.chaos = newChaosState(s.Chaos)
 	rt.trimHistory(s.HistoryCapacity)
 	rt.idempotency.trim(s.IdempotencyCapacity, s.IdempotencyMaxBytes)
-	rt.journal.Resize(s.JournalCapacity, s.JournalMaxBytes)
+	rt.journalWriter.Resize(s.JournalCapacity, s.JournalMaxBytes)
 }
 
 // Reset forgets all state and keeps the settings: every scripted reply is
-// available again, the journal is empty, generated IDs and request serials
-// start over (from the ID seed, so that a seeded session repeats its IDs;
-// else from a fresh random sequence), the rate-limit buckets are full and
-// the chaos rules start again from their seed. A retired runtime stays as it is, so its journal can still be
-// read.
+// available again, the journal and the fault counters are empty, the
+// history (stored responses, chat completions and conversations), the
+// prompt cache and the conversations' generations are forgotten,
+// generated IDs and request serials start over (from the ID seed, so that
+// a seeded session repeats its IDs; else from a fresh random sequence),
+// the rate-limit buckets are full, the chaos rules start again from their
+// seed and the kept Idempotency-Key answers are gone. A retired runtime
+// stays as it is, so its journal can still be read.
 func (rt *Runtime) Reset() {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
@@ -208,7 +222,7 @@ func (rt *Runtime) Reset() {
 	rt.chaos = newChaosState(rt.settings.Chaos)
 	rt.idempotency.reset()
 	rt.faults = nil
-	rt.journal.Reset()
+	rt.journalWriter.Reset()
 }
 
 // Retire ends the runtime's life: requests in flight are cancelled with
@@ -224,7 +238,7 @@ func (rt *Runtime) Retire() {
 // retireLocked is Retire with rt.mu held.
 func (rt *Runtime) retireLocked() {
 	rt.retired = true
-	rt.journal.Freeze()
+	rt.journalWriter.Freeze()
 	for f := range rt.inflight {
 		f.cancel(ErrSuperseded)
 		if f.onRetire != nil {
@@ -265,7 +279,7 @@ func (rt *Runtime) Begin(parent context.Context, onRetire func()) (ctx context.C
 // requires, compared in constant time; any key is accepted when it
 // requires none. How a request presents its key is its codec's business.
 func (rt *Runtime) KeyAccepted(key string) bool {
-	want := rt.Settings().BearerToken
+	want := rt.Settings().APIKey
 	if want == "" {
 		return true
 	}
@@ -292,7 +306,7 @@ func (rt *Runtime) Record(e journal.Entry) {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	if !rt.retired {
-		rt.journal.Record(e)
+		rt.journalWriter.Record(e)
 		if e.Fault != "" {
 			rt.countFault(e.Fault)
 		}

@@ -86,7 +86,7 @@ func TestRollbackAfterResetIsDropped(t *testing.T) {
 }
 
 func TestKeyAccepted(t *testing.T) {
-	rt := New(Settings{BearerToken: "secret", JournalCapacity: 1, JournalMaxBytes: 1})
+	rt := New(Settings{APIKey: "secret", JournalCapacity: 1, JournalMaxBytes: 1})
 	for key, want := range map[string]bool{"secret": true, "": false, "secre": false, "secrets": false, "wrong": false} {
 		if got := rt.KeyAccepted(key); got != want {
 			t.Errorf("KeyAccepted(%q) = %v, want %v", key, got, want)

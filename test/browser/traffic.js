@@ -53,7 +53,7 @@ export const missQuestion = 'Tell me a joke about tests';
 
 /** The agent session: its scenarios, then its traffic. */
 export const agentConfig = {
-  bearer_token: 'provider-key',
+  api_key: 'provider-key',
   scenarios: [
     {
       name: 'weather-answer',

@@ -31,7 +31,7 @@ const weatherTool = {
 
 test('a plain message gets the scripted reply, and the journal shows the request', async (t) => {
   const session = await newSession(t, {
-    bearer_token: 'anthropic-test-key',
+    api_key: 'anthropic-test-key',
     scenarios: [{ name: 'hello', match: { endpoint: 'messages', user_contains: 'Hello' }, replies: [{ text: 'Hello from Claude' }] }],
   });
   assert.equal(session.apiKey, 'anthropic-test-key');
@@ -61,7 +61,7 @@ test('a plain message gets the scripted reply, and the journal shows the request
 });
 
 test('a wrong API key is refused with authentication_error', async (t) => {
-  const session = await newSession(t, { bearer_token: 'right-key', scenarios: [{ name: 'x', replies: [{ text: 'unused' }] }] });
+  const session = await newSession(t, { api_key: 'right-key', scenarios: [{ name: 'x', replies: [{ text: 'unused' }] }] });
   const anthropic = new Anthropic(session.anthropic({ apiKey: 'wrong-key', maxRetries: 0 }));
   await assert.rejects(
     anthropic.messages.create({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'Hi' }] }),

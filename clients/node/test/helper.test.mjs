@@ -76,16 +76,16 @@ test('startServer finds a key given among the args, or in a -config file with it
   const dir = await mkdtemp(path.join(tmpdir(), 'llmtest-node-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
   const file = path.join(dir, 'config.json');
-  await writeFile(file, JSON.stringify({ management_key: 'file-key', startup: { bearer_token: 'file-provider-key' } }));
+  await writeFile(file, JSON.stringify({ management_key: 'file-key', startup: { api_key: 'file-provider-key' } }));
   const env = { ...process.env, LLMTEST_MANAGEMENT_KEY: '' };
   // The key the file sets is not printed: the helper says to pass it,
   // at once rather than at its start timeout.
   await assert.rejects(startServer({ args: ['-config', file], env, startTimeoutMs: 60000 }),
     /printed its URL but no management key.*pass \{managementKey\}/);
-  const fromFile = await startServer({ args: ['-config', file], env, managementKey: 'file-key', bearerToken: 'file-provider-key' });
+  const fromFile = await startServer({ args: ['-config', file], env, managementKey: 'file-key', apiKey: 'file-provider-key' });
   t.after(() => fromFile.close());
   const session = await fromFile.createSession({ scenarios: [{ name: 'hi', replies: [{ text: 'from the file' }] }] });
-  assert.equal(session.apiKey, 'file-provider-key', 'a session inherits the startup bearer token');
+  assert.equal(session.apiKey, 'file-provider-key', 'a session inherits the startup API key');
   const res = await new OpenAI(session.openai({ maxRetries: 0 })).chat.completions.create({
     model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }],
   });
@@ -149,7 +149,7 @@ test('the options for the SDKs carry the base URLs, the session headers and the 
   });
   assert.equal(session.anthropic().baseURL, server.url);
 
-  const keyed = await server.createSession({ bearer_token: 'provider-key' });
+  const keyed = await server.createSession({ api_key: 'provider-key' });
   t.after(() => keyed.delete());
   assert.equal(keyed.openai().apiKey, 'provider-key');
   // The admin calls send the bearer token the session requires.
@@ -189,7 +189,7 @@ test('an invalid configuration is an LLMTestServerError naming the field, and ch
 test('configure replaces the configuration and reset makes the replies available again', async (t) => {
   const session = await server.createSession({ scenarios: [{ name: 'old', replies: [{ text: 'old reply' }] }] });
   t.after(() => session.delete());
-  await session.configure({ bearer_token: 'new-key', scenarios: [{ name: 'new', replies: [{ text: 'new reply' }] }] });
+  await session.configure({ api_key: 'new-key', scenarios: [{ name: 'new', replies: [{ text: 'new reply' }] }] });
   assert.equal(session.apiKey, 'new-key');
   const openai = new OpenAI(session.openai({ maxRetries: 0 }));
   const ask = async () => (await openai.chat.completions.create({
