@@ -28,9 +28,11 @@ func (r *Request) size() int64 {
 	if r.TopP != nil {
 		n += floatBytes
 	}
-	n += int64(cap(r.Tools)) * stringSlotBytes
-	for _, t := range r.Tools {
-		n += stringBytes(t)
+	n += int64(cap(r.Tools)+cap(r.StopSequences)) * stringSlotBytes
+	for _, list := range [...][]string{r.Tools, r.StopSequences} {
+		for _, t := range list {
+			n += stringBytes(t)
+		}
 	}
 	n += int64(cap(r.Messages)) * messageSlotBytes
 	for _, m := range r.Messages {
@@ -51,6 +53,7 @@ func (r Request) own() Request {
 	r.Temperature, r.TopP = ownFloat(r.Temperature), ownFloat(r.TopP)
 	r.Metadata = ownMap(r.Metadata)
 	r.Tools = ownList(r.Tools, name)
+	r.StopSequences = ownList(r.StopSequences, name)
 	r.Messages = lastMessages(r.Messages, &r.OmittedMessages)
 	r.Messages = ownList(r.Messages, func(m Message) Message {
 		return Message{Role: name(m.Role), Text: text(m.Text), ToolCallID: name(m.ToolCallID),

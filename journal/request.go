@@ -24,6 +24,8 @@ type Request struct {
 	// MaxOutputTokens is the most output tokens the request allows; 0 when
 	// it sets no limit.
 	MaxOutputTokens int `json:"max_output_tokens,omitempty"`
+	// StopSequences are the texts the request asked the model to stop at.
+	StopSequences []string `json:"stop_sequences,omitempty"`
 	// IncludeUsage reports stream_options.include_usage.
 	IncludeUsage bool `json:"include_usage,omitempty"`
 	// Metadata is the request's metadata.

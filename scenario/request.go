@@ -54,6 +54,10 @@ type Request struct {
 	// (max_completion_tokens or max_tokens, max_output_tokens, Anthropic's
 	// max_tokens); 0 when the request sets no limit.
 	MaxOutputTokens int
+	// StopSequences are the texts at which the caller asks the model to
+	// stop (OpenAI's stop, Anthropic's stop_sequences): the answer ends
+	// before the first of them it would write.
+	StopSequences []string
 	// Temperature and TopP are the sampling parameters the caller sent, nil
 	// when it sent none. The fake samples nothing: they are kept for
 	// matchers, responders and the journal.

@@ -23,8 +23,6 @@ type Spec struct {
 	// Choices is how many alternative answers are rendered (OpenAI's n);
 	// 0 means 1. Each counts its output tokens.
 	Choices int
-	// Prompt is the request's prompt as the codec's provider counts it.
-	Prompt Prompt
 	// Reasoning, if set, is the provider's rule for the reasoning tokens
 	// its model spends beyond those of the reply's Thinking, which it never
 	// shows: given the output tokens of one choice's visible answer (text,
@@ -46,18 +44,21 @@ type Prompt struct {
 	Overhead int
 	// Cache is how the provider caches prompts.
 	Cache Cache
-	// Err, when set, says the prompt could not be counted (the request's
-	// context ended): the usage is zero and the cache is left alone.
-	Err error
+	// Window is the model's context window in tokens, which the prompt and
+	// the request's maximum output tokens must fit; 0 when the codec's
+	// catalog does not know the model, which is then never refused.
+	Window int
 }
 
 // Cache is a provider's rule for the session's prompt cache, the one
-// mechanism every provider's caching runs on.
+// mechanism every provider's caching runs on: automatic, or at the
+// breakpoints a request sets.
 type Cache struct {
-	// Automatic caches every prompt's prefixes under the model and Key,
-	// as OpenAI does with prompt_cache_key (see runtime.CachedTokens).
-	Automatic bool
-	Key       string
+	// Prefix, when set, caches every prompt's prefixes under the model and
+	// Key, and reports the cached part by the rule, as OpenAI does with
+	// prompt_cache_key (see runtime.CachedTokens).
+	Prefix *runtime.PrefixRule
+	Key    string
 	// Breakpoints are the prefixes a request asks to cache, by the Rule,
 	// as Anthropic's cache_control does (see runtime.CacheAtBreakpoints).
 	Breakpoints []runtime.Breakpoint
@@ -69,23 +70,24 @@ type Cache struct {
 // written to it, and those of them written with the one-hour TTL.
 func (c *Cache) meet(rt *runtime.Runtime, model string, segments []runtime.PromptSegment) (read, write, write1h int) {
 	switch {
-	case c.Automatic:
-		return rt.CachedTokens(model, c.Key, segments), 0, 0
+	case c.Prefix != nil:
+		return rt.CachedTokens(model, c.Key, segments, *c.Prefix), 0, 0
 	case len(c.Breakpoints) > 0:
 		return rt.CacheAtBreakpoints(model, segments, c.Breakpoints, c.Rule)
 	}
 	return 0, 0, 0
 }
 
-// Build builds the neutral answer to req from reply and fills the journal
-// entry's answer fields: the answer's ID, the text (the JSON document of a
-// structured reply, which the entry marks), the refusal, the tool calls
-// with their IDs, the schema errors of a structured reply, what the reply contradicts of the
-// request's tool_choice, tools and parallel_tool_calls (see
-// contradictions), and the usage. An answer longer than
-// req.MaxOutputTokens is cut there, at a token boundary, and finishes with
-// FinishLength unless the reply scripts its own finish (see truncate).
-func Build(x *provider.Exchange, req *scenario.Request, reply *scenario.Reply, spec Spec) provider.Answer {
+// build builds the neutral answer to req from reply, whose prompt is p,
+// and fills the journal entry's answer fields: the answer's ID, the text
+// (the JSON document of a structured reply, which the entry marks), the
+// refusal, the tool calls with their IDs, the schema errors of a
+// structured reply, what the reply contradicts of the request's
+// tool_choice, tools and parallel_tool_calls (see contradictions), and the
+// usage. An answer longer than req.MaxOutputTokens is cut there, at a
+// token boundary, and finishes with FinishLength unless the reply scripts
+// its own finish (see truncate).
+func build(x *provider.Exchange, req *scenario.Request, reply *scenario.Reply, spec Spec, p *Prompt) provider.Answer {
 	a := provider.Answer{ID: spec.ID, Model: req.Model, Created: x.Runtime.Now(),
 		Text: reply.Text, Refusal: reply.Refusal, Thinking: reply.Thinking}
 	if reply.Model != "" {
@@ -114,7 +116,7 @@ func Build(x *provider.Exchange, req *scenario.Request, reply *scenario.Reply, s
 	}
 	a.Finish = finishOf(reply, &a, cut.done)
 	x.Entry.ReplyText, x.Entry.Refusal, x.Entry.JSON, x.Entry.ResponseID = a.Text, a.Refusal, a.JSON, a.ID
-	a.Usage = usage(x, req, reply, &a, spec, cut)
+	a.Usage = usage(x, req, reply, &a, spec, p, cut)
 	x.Entry.Usage = journal.Usage{Input: a.Usage.Input, CacheRead: a.Usage.CacheRead, CacheWrite: a.Usage.CacheWrite,
 		Output: a.Usage.Output, Reasoning: a.Usage.Reasoning}
 	return a
@@ -143,16 +145,12 @@ func finishOf(reply *scenario.Reply, a *provider.Answer, cut bool) scenario.Fini
 // request's maximum output tokens, exactly that maximum. The codec's
 // hidden reasoning (Spec.Reasoning) adds to the reasoning and output
 // tokens of an answer that was not cut, within that maximum.
-func usage(x *provider.Exchange, req *scenario.Request, reply *scenario.Reply, a *provider.Answer, spec Spec, cut cut) provider.Usage {
+func usage(x *provider.Exchange, req *scenario.Request, reply *scenario.Reply, a *provider.Answer, spec Spec, p *Prompt, cut cut) provider.Usage {
 	if o := reply.Usage; o != nil {
 		return provider.Usage{Input: o.Input, CacheRead: o.CacheRead, CacheWrite: o.CacheWrite, Output: o.Output, Reasoning: o.Reasoning}
 	}
 	model := req.Model
 	choices := max(spec.Choices, 1)
-	p := spec.Prompt
-	if p.Err != nil {
-		return provider.Usage{}
-	}
 	u := provider.Usage{Input: p.Tokens()}
 	u.CacheRead, u.CacheWrite, u.CacheWrite1h = p.Cache.meet(x.Runtime, model, p.Segments)
 	c := Counter{Ctx: x.Ctx, Model: model}

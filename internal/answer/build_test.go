@@ -29,9 +29,8 @@ func TestBuildFillsTheNeutralAnswerAndTheJournal(t *testing.T) {
 	x := exchange(context.Background())
 	reply := scenario.Reply{Text: "Calling.", Thinking: "let me think about it",
 		ToolCalls: []scenario.ToolCall{{Name: "a", Arguments: `{"q":1}`}, {ID: "mine", Name: "b"}}}
-	spec := answer.Spec{ID: "id_1", ToolCallPrefix: "toolu_", ToolCallIDLength: 8, Choices: 2,
-		Prompt: answer.Prompt{Segments: []runtime.PromptSegment{{Text: "u", Tokens: 10}}, Overhead: 3}}
-	a := answer.Build(x, request, &reply, spec)
+	spec := answer.Spec{ID: "id_1", ToolCallPrefix: "toolu_", ToolCallIDLength: 8, Choices: 2}
+	a := answer.Build(x, request, &reply, spec, answer.Prompt{Segments: []runtime.PromptSegment{{Text: "u", Tokens: 10}}, Overhead: 3})
 
 	assert.Equal(t, "id_1", a.ID)
 	assert.Equal(t, "gpt-4.1-mini", a.Model)
@@ -70,14 +69,14 @@ func TestBuildFinishKindsAndOverrides(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			x := exchange(context.Background())
-			a := answer.Build(x, request, &tt.reply, answer.Spec{ToolCallPrefix: "call_", ToolCallIDLength: 4})
+			a := answer.Build(x, request, &tt.reply, answer.Spec{ToolCallPrefix: "call_", ToolCallIDLength: 4}, answer.Prompt{})
 			assert.Equal(t, tt.want, a.Finish)
 		})
 	}
 
 	x := exchange(context.Background())
 	over := scenario.Reply{Text: "x", Model: "other", Usage: &scenario.Usage{Input: 7, Output: 9}}
-	a := answer.Build(x, request, &over, answer.Spec{Prompt: answer.Prompt{Overhead: 100}})
+	a := answer.Build(x, request, &over, answer.Spec{}, answer.Prompt{Overhead: 100})
 	assert.Equal(t, "other", a.Model)
 	assert.Equal(t, 7, a.Usage.Input)
 	assert.Equal(t, 9, a.Usage.Output)
@@ -85,23 +84,23 @@ func TestBuildFinishKindsAndOverrides(t *testing.T) {
 
 func TestBuildChecksStructuredOutput(t *testing.T) {
 	x := exchange(context.Background())
-	a := answer.Build(x, request, &scenario.Reply{JSON: []byte(`{"n":"one"}`)}, answer.Spec{})
+	a := answer.Build(x, request, &scenario.Reply{JSON: []byte(`{"n":"one"}`)}, answer.Spec{}, answer.Prompt{})
 	assert.True(t, a.JSON)
 	assert.Equal(t, `{"n":"one"}`, a.Text)
 	assert.NotEmpty(t, x.Entry.SchemaErrors, "a string where the schema wants an integer")
 
 	x = exchange(context.Background())
-	answer.Build(x, request, &scenario.Reply{JSON: []byte(`{"n":1}`)}, answer.Spec{})
+	answer.Build(x, request, &scenario.Reply{JSON: []byte(`{"n":1}`)}, answer.Spec{}, answer.Prompt{})
 	assert.Empty(t, x.Entry.SchemaErrors)
 }
 
-// A prompt that could not be counted, or a context that ended, leaves the
-// usage zero and the prompt cache alone.
+// A context that ended leaves the answer's tokens uncounted: the usage
+// holds the prompt, counted before, and no output.
 func TestBuildUsageStopsWithItsContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	x := exchange(ctx)
 	long := scenario.Text(strings.Repeat("word ", 10_000))
-	a := answer.Build(x, request, &long, answer.Spec{Prompt: answer.Prompt{Err: context.Canceled, Overhead: 3}})
-	assert.Zero(t, a.Usage)
+	a := answer.Build(x, request, &long, answer.Spec{}, answer.Prompt{Overhead: 3})
+	assert.Equal(t, provider.Usage{Input: 3}, a.Usage)
 }

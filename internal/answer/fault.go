@@ -23,10 +23,10 @@ func settleFault(x *provider.Exchange, reply *scenario.Reply, req *scenario.Requ
 		x.Entry.Fault = string(reply.Fault.Kind)
 	case e == nil:
 	case e.InStream && req.Stream:
+		// Fired by the HTTP core after the error's events, none included:
+		// one path for every count (provider.FailingStream).
 		x.Entry.Fault = scenario.FaultErrorEvent
-		if e.AfterEvents > 0 {
-			x.StreamError = e
-		}
+		x.StreamError = e
 	default:
 		x.Entry.Fault = scenario.FaultHTTPError
 	}

@@ -21,6 +21,6 @@ func guard(x *provider.Exchange, norm *scenario.Request) (res *runtime.Reservati
 		return nil, scenario.Reply{}, nil, false
 	}
 	x.Entry.Scenario = res.Scenario
-	reply, out = Settle(x, res, norm)
+	reply, out = settle(x, res, norm)
 	return res, reply, out, true
 }

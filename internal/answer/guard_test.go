@@ -38,7 +38,7 @@ func TestFindRateLimitsCountInputAndMaxOutput(t *testing.T) {
 
 	x := guarded(t, runtime.Settings{RateLimits: runtime.RateLimits{Default: runtime.RateLimit{TokensPerMinute: 100}}}, plainCodec{openai.Codec{}})
 	r := req
-	_, _, out := answer.Find(x, &r, nil)
+	_, _, out := answer.Find(x, &r)
 	require.Nil(t, out)
 	require.NotNil(t, x.RateLimit)
 	assert.Equal(t, want, x.RateLimit.RequestedTokens)
@@ -47,7 +47,7 @@ func TestFindRateLimitsCountInputAndMaxOutput(t *testing.T) {
 	x2 := guarded(t, runtime.Settings{}, plainCodec{openai.Codec{}})
 	x2.Runtime = x.Runtime
 	r = req
-	_, _, out = answer.Find(x2, &r, nil)
+	_, _, out = answer.Find(x2, &r)
 	require.NotNil(t, out)
 	require.NotNil(t, out.Err)
 	assert.Equal(t, http.StatusTooManyRequests, out.Err.Status)
@@ -67,12 +67,12 @@ func TestFindChaosFaultReplacesTheScript(t *testing.T) {
 	req := scenario.Request{Endpoint: scenario.EndpointChatCompletions, Model: "gpt-4o",
 		Messages: []scenario.Message{{Role: "user", Content: "hi"}}}
 	r := req
-	_, reply, out := answer.Find(x, &r, nil)
+	_, reply, out := answer.Find(x, &r)
 	require.Nil(t, out)
 	assert.Equal(t, "scripted", reply.Text)
 
 	r = req
-	_, _, out = answer.Find(x, &r, nil)
+	_, _, out = answer.Find(x, &r)
 	require.NotNil(t, out)
 	assert.Equal(t, http.StatusBadGateway, out.Err.Status)
 	assert.Equal(t, "chaos:odd", x.Entry.Scenario)

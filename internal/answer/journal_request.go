@@ -13,7 +13,7 @@ import (
 func journalRequest(req *scenario.Request) journal.Request {
 	out := journal.Request{
 		System: req.System, ToolChoice: req.ToolChoice, ResponseFormat: responseFormat(req.ResponseFormat),
-		Temperature: req.Temperature, TopP: req.TopP, MaxOutputTokens: req.MaxOutputTokens,
+		Temperature: req.Temperature, TopP: req.TopP, MaxOutputTokens: req.MaxOutputTokens, StopSequences: req.StopSequences,
 		IncludeUsage: req.IncludeUsage, Metadata: req.Metadata, User: req.User,
 		PreviousResponseID: req.PreviousResponseID, ConversationID: req.ConversationID,
 	}

@@ -6,7 +6,7 @@ import (
 )
 
 // journalReply records in e which reply answers: its index among its
-// scenario's replies and the call site that scripted it. Settle records it
+// scenario's replies and the call site that scripted it. settle records it
 // for every reservation, a chaos rule's included (its one reply, index 0),
 // so that an entry names the reply even when it is a scripted error or the
 // client left before it came. A Go responder's own reply has no call site:

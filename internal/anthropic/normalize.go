@@ -21,8 +21,9 @@ func (r *MessagesRequest) Normalize() *scenario.Request {
 		Messages: make([]scenario.Message, 0, len(r.Messages)),
 		User:     r.UserID,
 		// Shared with r: both live as long as the request.
-		Temperature: r.Temperature,
-		TopP:        r.TopP,
+		Temperature:   r.Temperature,
+		TopP:          r.TopP,
+		StopSequences: r.StopSequences,
 	}
 	if r.UserID != "" {
 		n.Metadata = map[string]string{"user_id": r.UserID}

@@ -66,10 +66,11 @@ func usageOf(u provider.Usage) usage {
 	return out
 }
 
-// stopReason is the finish kind in Anthropic's words; a stop on one of the
-// request's stop_sequences is "stop_sequence", and a refusal or a filtered
-// answer is "refusal".
-func stopReason(a *provider.Answer, stopSequence string) (reason string, seq *string) {
+// stopReason is the finish kind in Anthropic's words, with the stop
+// sequence the answer stopped at: a stop on one of the request's
+// stop_sequences is "stop_sequence", and a refusal or a filtered answer is
+// "refusal".
+func stopReason(a *provider.Answer) (reason string, seq *string) {
 	switch {
 	case a.Refusal != "" || a.Finish == scenario.FinishRefusal || a.Finish == scenario.FinishContentFilter:
 		return "refusal", nil
@@ -77,8 +78,8 @@ func stopReason(a *provider.Answer, stopSequence string) (reason string, seq *st
 		return "max_tokens", nil
 	case a.Finish == scenario.FinishToolCalls:
 		return "tool_use", nil
-	case stopSequence != "":
-		return "stop_sequence", &stopSequence
+	case a.StopSequence != "":
+		return "stop_sequence", &a.StopSequence
 	}
 	return "end_turn", nil
 }
@@ -101,10 +102,9 @@ func toolInput(args string) json.RawMessage {
 	return b.Bytes()
 }
 
-// NewMessage renders a as the JSON body of a non-streamed reply;
-// stopSequence is the stop sequence the answer ended on, if any.
-func NewMessage(a *provider.Answer, stopSequence string) any {
-	reason, seq := stopReason(a, stopSequence)
+// NewMessage renders a as the JSON body of a non-streamed reply.
+func NewMessage(a *provider.Answer) any {
+	reason, seq := stopReason(a)
 	m := message{ID: a.ID, Type: "message", Role: "assistant", Model: a.Model, Content: []any{},
 		StopReason: &reason, StopSequence: seq, Usage: usageOf(a.Usage)}
 	if a.Thinking != "" {

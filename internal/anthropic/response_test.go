@@ -30,7 +30,7 @@ func TestNewMessage(t *testing.T) {
 	  "stop_reason":"tool_use","stop_sequence":null,
 	  "usage":{"input_tokens":20,"cache_creation_input_tokens":50,"cache_read_input_tokens":30,
 	    "cache_creation":{"ephemeral_5m_input_tokens":30,"ephemeral_1h_input_tokens":20},"output_tokens":7,"service_tier":"standard"}}`,
-		marshal(t, NewMessage(a, "")))
+		marshal(t, NewMessage(a)))
 }
 
 func TestNewMessageStops(t *testing.T) {
@@ -55,7 +55,9 @@ func TestNewMessageStops(t *testing.T) {
 				StopReason   string          `json:"stop_reason"`
 				StopSequence *string         `json:"stop_sequence"`
 			}
-			require.NoError(t, json.Unmarshal([]byte(marshal(t, NewMessage(&tt.a, tt.seq))), &got))
+			a := tt.a
+			a.StopSequence = tt.seq
+			require.NoError(t, json.Unmarshal([]byte(marshal(t, NewMessage(&a))), &got))
 			assert.Equal(t, tt.reason, got.StopReason)
 			assert.JSONEq(t, tt.body, string(got.Content))
 			if tt.reason == "stop_sequence" {

@@ -53,7 +53,7 @@ func NewStream(a *provider.Answer, split func(string) []string, tokensPerChunk i
 		tokensPerChunk = 1
 	}
 	s := &stream{a: a}
-	s.reason, s.seq = stopReason(a, "")
+	s.reason, s.seq = stopReason(a)
 	if a.Thinking != "" {
 		s.blocks = append(s.blocks, streamBlock{kind: "thinking", text: a.Thinking, off: chunkOffsets(a.Thinking, split, tokensPerChunk)})
 	}
@@ -75,14 +75,6 @@ func NewStream(a *provider.Answer, split func(string) []string, tokensPerChunk i
 		s.n += 2 + s.blocks[i].deltas()
 	}
 	s.n += 2
-	return s
-}
-
-// NewStreamWithStop is NewStream for an answer that ended on one of the
-// request's stop sequences.
-func NewStreamWithStop(a *provider.Answer, stopSequence string, split func(string) []string, tokensPerChunk int) provider.EventStream {
-	s := NewStream(a, split, tokensPerChunk).(*stream)
-	s.reason, s.seq = stopReason(a, stopSequence)
 	return s
 }
 
@@ -263,17 +255,10 @@ func (b *streamBlock) delta(k int, signature string) any {
 	return textDelta{Type: "text_delta", Text: chunk}
 }
 
-// errorStream is a stream of one error event.
-type errorStream struct{ e *apierr.Error }
-
-// ErrorEvents is e as the API sends a failure inside a stream already
-// begun: one "error" event carrying the error envelope, without a
+// writeErrorEvent writes e as the API sends a failure inside a stream
+// already begun: one "error" event carrying the error envelope, without a
 // request_id (the SDK takes it from the response header).
-func ErrorEvents(e *apierr.Error) provider.EventStream { return errorStream{e} }
-
-func (s errorStream) Len() int { return 1 }
-
-func (s errorStream) WriteEvent(w io.Writer, _ int) error {
-	_, body := Envelope(s.e, "")
+func writeErrorEvent(w io.Writer, e *apierr.Error) error {
+	_, body := Envelope(e, "")
 	return writeEvent(w, "error", body)
 }

@@ -8,10 +8,16 @@ import (
 	"github.com/llmtestserver/llmtestserver/internal/provider"
 )
 
+var _ provider.FailingStream = (*stream)(nil)
+
+// Opening implements provider.FailingStream: a Messages stream can fail
+// before its message_start, with its error event alone.
+func (s *stream) Opening() int { return 0 }
+
 // WriteErrorEvent writes, in place of event i, the error event that fails
-// a stream under way (see ErrorEvents).
+// a stream under way.
 func (s *stream) WriteErrorEvent(w io.Writer, _ int, e *apierr.Error) error {
-	return errorStream{e}.WriteEvent(w, 0)
+	return writeErrorEvent(w, e)
 }
 
 // WriteMalformedEvent writes event i with its JSON cut half-way. A ping,

@@ -185,7 +185,7 @@ func TestStreamRebuildsMessage(t *testing.T) {
 
 	got := accumulate(t, events)
 	want := map[string]any{}
-	require.NoError(t, json.Unmarshal([]byte(marshal(t, NewMessage(a, ""))), &want))
+	require.NoError(t, json.Unmarshal([]byte(marshal(t, NewMessage(a))), &want))
 	assert.Equal(t, want, got, "the stream rebuilds the non-streamed message")
 }
 
@@ -202,11 +202,11 @@ func TestStreamShapes(t *testing.T) {
 			events := parseSSE(t, writeAll(t, s))
 			require.Len(t, events, s.Len())
 			want := map[string]any{}
-			require.NoError(t, json.Unmarshal([]byte(marshal(t, NewMessage(a, ""))), &want))
+			require.NoError(t, json.Unmarshal([]byte(marshal(t, NewMessage(a))), &want))
 			assert.Equal(t, want, accumulate(t, events))
 		})
 	}
-	s := NewStreamWithStop(&provider.Answer{Text: "x", Finish: scenario.FinishStop}, "END", splitEvery(1), 1)
+	s := NewStream(&provider.Answer{Text: "x", Finish: scenario.FinishStop, StopSequence: "END"}, splitEvery(1), 1)
 	events := parseSSE(t, writeAll(t, s))
 	d := events[len(events)-2].data["delta"].(map[string]any)
 	assert.Equal(t, "stop_sequence", d["stop_reason"])
@@ -247,10 +247,14 @@ func TestStreamLargeTextIsLazy(t *testing.T) {
 	assert.Less(t, after.HeapInuse, before.HeapInuse+8<<20, "writing every event keeps the heap flat")
 }
 
-func TestErrorEvents(t *testing.T) {
-	s := ErrorEvents(&apierr.Error{Kind: scenario.ErrorOverloaded})
-	require.Equal(t, 1, s.Len())
-	text := writeAll(t, s)
+// A failure inside a stream is one error event, before message_start when
+// nothing came yet (Opening 0).
+func TestErrorEvent(t *testing.T) {
+	s := NewStream(&provider.Answer{Text: "x", Finish: scenario.FinishStop}, splitEvery(1), 1).(provider.FailingStream)
+	require.Zero(t, s.Opening())
+	var b strings.Builder
+	require.NoError(t, s.WriteErrorEvent(&b, 0, Codec{}.Resolve(&apierr.Error{Kind: scenario.ErrorOverloaded})))
+	text := b.String()
 	assert.Equal(t, "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n", text)
 }
 

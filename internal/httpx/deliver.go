@@ -55,7 +55,7 @@ func deliver(ctx context.Context, rt *runtime.Runtime, w http.ResponseWriter, re
 	case res.SSE != nil:
 		status = http.StatusOK
 		startSSE(w)
-		stop := plan.stop(res.SSE.Len())
+		stop := plan.stop(res.SSE)
 		err = writeEvents(ctx, rt, out, w, res.SSE, res.Pacing, stop, sent)
 		last, cut = plan.last(res.SSE, out, stop)
 		if !cut && stop >= 0 {

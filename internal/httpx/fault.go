@@ -35,19 +35,25 @@ func planFault(x *provider.Exchange, codec provider.Codec) faultPlan {
 
 // fires reports whether the plan changes the delivery of res: an answer
 // it fails, not an error that replaced it (a client that left, or a hang,
-// which answer.Settle ran).
+// which answer.settle ran).
 func (p *faultPlan) fires(res *provider.Response) bool {
 	return p.kind != "" && p.kind != string(scenario.FaultHang) && res.Err == nil
 }
 
-// stop returns the index of the event the plan fires in place of, for a
-// stream of n events: the stream's last event unless the fault comes
-// sooner, so that a faulted stream never completes.
-func (p *faultPlan) stop(n int) int {
+// stop returns the index of the event the plan fires in place of, in s:
+// its last event unless the fault comes sooner, so that a faulted stream
+// never completes. An error event never comes before the events a failing
+// stream always opens with; a cut or a malformed event may.
+func (p *faultPlan) stop(s provider.EventStream) int {
+	n := s.Len()
 	if p.kind == "" || n == 0 {
 		return n - 1
 	}
-	return min(p.after, n-1)
+	after := p.after
+	if fs, ok := s.(provider.FailingStream); ok && p.kind == scenario.FaultErrorEvent {
+		after = max(after, fs.Opening())
+	}
+	return min(after, n-1)
 }
 
 // last returns what is written in place of event i of s: the held event,

@@ -31,6 +31,10 @@ func Serve(w http.ResponseWriter, r *http.Request, rt *runtime.Runtime, codec pr
 		MaxBody: maxBody}
 	settings := rt.Settings()
 	journalBody := journalRequest(x, &settings)
+	if hr, ok := codec.(provider.HeaderReader); ok {
+		h := hr.RequestHeaders(r.Header)
+		x.Entry.APIVersion, x.Entry.Betas = h.APIVersion, h.Betas
+	}
 	var res provider.Response
 	var idem *idempotent // the Idempotency-Key the request claimed, if any
 	if key, present := codec.APIKey(r.Header); !rt.KeyAccepted(key) {
@@ -57,6 +61,9 @@ func Serve(w http.ResponseWriter, r *http.Request, rt *runtime.Runtime, codec pr
 	}
 	if res.Err != nil {
 		res.Err = codec.Resolve(res.Err)
+	}
+	if res.Model != "" {
+		x.Entry.Model = res.Model
 	}
 	if superseded(ctx) {
 		supersede(w, res, render)

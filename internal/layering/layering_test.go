@@ -5,6 +5,8 @@
 package layering_test
 
 import (
+	"fmt"
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
@@ -201,5 +203,60 @@ func TestDependencyRuleCatchesBreaks(t *testing.T) {
 		if strings.HasPrefix(v, "scenario ") {
 			t.Errorf("scenario may import internal/friend, but the checker says %q", v)
 		}
+	}
+}
+
+// The core fills every journal entry from what the codecs return: no codec
+// reaches the entry of a request in progress (provider.Exchange.Entry),
+// so that which package writes which journal field has one answer.
+func TestCodecsLeaveTheJournalEntryToTheCore(t *testing.T) {
+	root := filepath.Join("..", "..")
+	for _, c := range codecs {
+		dir := filepath.Join(root, filepath.FromSlash(c))
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, path := range files {
+			if strings.HasSuffix(path, "_test.go") {
+				continue
+			}
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, use := range entryUses(t, path, src) {
+				t.Errorf("%s reaches the journal entry (%s): return what the journal needs to the core instead", use, c)
+			}
+		}
+	}
+}
+
+// entryUses lists where a Go source selects a field or method named Entry,
+// as file:line.
+func entryUses(t *testing.T, path string, src []byte) []string {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, path, src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "Entry" {
+			p := fset.Position(sel.Pos())
+			out = append(out, fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line))
+		}
+		return true
+	})
+	return out
+}
+
+// entryUses finds a codec's write to the entry, so that the check above
+// cannot pass by finding nothing.
+func TestEntryUsesFindsAWrite(t *testing.T) {
+	src := "package c\n\nfunc serve(x *provider.Exchange) {\n\tx.Entry.Model = \"m\"\n}\n"
+	if got := entryUses(t, "codec.go", []byte(src)); !slices.Equal(got, []string{"codec.go:4"}) {
+		t.Errorf("entryUses = %q, want the write on line 4", got)
 	}
 }

@@ -365,6 +365,7 @@ func (r *ChatRequest) Normalize() *scenario.Request {
 		IncludeUsage:   r.IncludeUsage(),
 		Temperature:    r.temperature,
 		TopP:           r.topP,
+		StopSequences:  r.StopSequences(),
 	}
 	if n.User == "" {
 		n.User = r.SafetyIdentifier

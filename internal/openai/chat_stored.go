@@ -2,6 +2,7 @@ package openai
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -73,9 +74,14 @@ func (c *StoredChat) withMetadata(metadata map[string]string) *StoredChat {
 }
 
 // Object renders c as GET /v1/chat/completions/{id} answers it: the
-// completion as it was answered, with its metadata.
-func (c *StoredChat) Object() *StoredChatCompletion {
-	return &StoredChatCompletion{completion: c.Answer.Completion(), metadata: c.Metadata}
+// completion as it was answered, with its metadata. Its logprobs are cut
+// into tokens anew until ctx, the retrieval's, ends.
+func (c *StoredChat) Object(ctx context.Context) *StoredChatCompletion {
+	a := c.Answer
+	if a.Logprobs != nil {
+		a.Split = tokens.Splitter(ctx, c.RequestModel)
+	}
+	return &StoredChatCompletion{completion: a.Completion(), metadata: c.Metadata}
 }
 
 // newStoredChat keeps what retrieval needs of a completion answered to req:
@@ -89,15 +95,12 @@ func newStoredChat(req *ChatRequest, a *ChatAnswer) *StoredChat {
 	c.Answer.Text, c.Answer.Refusal = strings.Clone(a.Text), strings.Clone(a.Refusal)
 	c.Answer.FinishReason, c.Answer.ServiceTier = strings.Clone(a.FinishReason), strings.Clone(a.ServiceTier)
 	if a.Logprobs != nil {
-		// The request's split holds its Exchange and ends with it: a
-		// retrieval splits anew, with no context to end it (as a GET of a
-		// stored response does).
-		lp, model := *a.Logprobs, c.RequestModel
+		lp := *a.Logprobs
 		c.Answer.Logprobs = &lp
-		c.Answer.Split = func(s string) []string { return tokens.Split(model, s) }
-	} else {
-		c.Answer.Split = nil
 	}
+	// The request's split holds its context and ends with it: a retrieval
+	// splits anew, within its own (see Object).
+	c.Answer.Split = nil
 	c.Answer.ToolCalls = make([]scenario.ToolCall, len(a.ToolCalls))
 	for i, tc := range a.ToolCalls {
 		c.Answer.ToolCalls[i] = scenario.ToolCall{ID: strings.Clone(tc.ID), Name: strings.Clone(tc.Name),

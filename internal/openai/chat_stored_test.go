@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -52,7 +53,7 @@ func TestStoredChatSizeCountsWhatItKeeps(t *testing.T) {
 func TestStoredChatObjectAddsMetadata(t *testing.T) {
 	a := &ChatAnswer{ID: "chatcmpl-1", Created: 7, Model: "gpt-4.1-mini", N: 2, Text: "ok", Usage: NewUsage(5, 1)}
 	c := storedChatOf(t, `{"model":"gpt-4.1-mini","n":2,"store":true,"metadata":{"a":"b"},"messages":[{"role":"user","content":"x"}]}`, a)
-	b, err := json.Marshal(c.Object())
+	b, err := json.Marshal(c.Object(t.Context()))
 	require.NoError(t, err)
 	want, err := json.Marshal(a.Completion())
 	require.NoError(t, err)
@@ -62,22 +63,34 @@ func TestStoredChatObjectAddsMetadata(t *testing.T) {
 	assert.Equal(t, map[string]any{"a": "b"}, got["metadata"])
 	delete(got, "metadata")
 	assert.Equal(t, completion, got)
-	b, err = json.Marshal(c.withMetadata(nil).Object())
+	b, err = json.Marshal(c.withMetadata(nil).Object(t.Context()))
 	require.NoError(t, err)
 	assert.Contains(t, string(b), `"metadata":{}`)
 }
 
 // A stored completion keeps nothing of its request: not the split of the
-// answer into tokens, which holds the request's Exchange and context and
-// would split nothing once the request ended.
+// answer into tokens, which holds the request's context and would split
+// nothing once the request ended. A retrieval splits anew, within its own
+// context.
 func TestStoredChatSplitsWithoutTheRequest(t *testing.T) {
 	calls := 0
 	a := &ChatAnswer{ID: "chatcmpl-1", Model: "gpt-4.1-mini", Text: "hello world", Logprobs: &Logprobs{Top: 2},
 		Split: func(s string) []string { calls++; return []string{s} }}
 	c := storedChatOf(t, `{"model":"gpt-4.1-mini","messages":[{"role":"user","content":"x"}]}`, a)
-	require.NotNil(t, c.Answer.Split)
-	assert.Equal(t, []string{"hello", " world"}, c.Answer.Split("hello world"))
+	assert.Nil(t, c.Answer.Split, "the stored answer keeps the request's split")
+	b, err := json.Marshal(c.Object(t.Context()))
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"token":" world"`, "the retrieval cuts the text into its tokens")
 	assert.Zero(t, calls, "the stored answer calls the request's split")
 	a.Logprobs.Top = 5
 	assert.Equal(t, 2, c.Answer.Logprobs.Top, "the stored answer shares the request's logprobs")
+
+	// A text no other test cut, so that no cache of the tokenizer's has it.
+	a.Text = "a retrieval whose client left cuts nothing more"
+	c = storedChatOf(t, `{"model":"gpt-4.1-mini","messages":[{"role":"user","content":"x"}]}`, a)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	b, err = json.Marshal(c.Object(ctx))
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), `"token":" client"`, "a retrieval whose client left cuts nothing more")
 }

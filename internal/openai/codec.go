@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/llmtestserver/llmtestserver/internal/answer"
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
 	"github.com/llmtestserver/llmtestserver/internal/provider"
 )
@@ -34,8 +35,8 @@ func (Codec) Routes() []provider.Route {
 		{Path: "/v1/chat/completions", Serve: serveChatCompletions},
 		{Path: "/v1/chat/completions/", Serve: serveStoredChat},
 		{Method: http.MethodPost, Path: "/v1/embeddings", Serve: serveEmbeddings},
-		{Method: http.MethodPost, Path: "/v1/responses", Serve: serveResponses},
-		{Method: http.MethodPost, Path: "/v1/responses/input_tokens", Serve: serveResponseInputTokens},
+		{Method: http.MethodPost, Path: "/v1/responses", Serve: answer.Serve(decodeResponses)},
+		{Method: http.MethodPost, Path: "/v1/responses/input_tokens", Serve: answer.Count(decodeInputTokens, inputTokenCount)},
 		{Path: "/v1/responses/", Serve: serveResponseByID},
 		{Method: http.MethodPost, Path: conversationsPath, Serve: serveConversations},
 		{Path: conversationsPath + "/", Serve: serveConversationByID},
@@ -63,8 +64,14 @@ func (Codec) AuthError(missing bool, key string) *apierr.Error {
 	return InvalidAPIKey(key)
 }
 
-// Resolve implements provider.Codec.
-func (Codec) Resolve(e *apierr.Error) *apierr.Error { return Resolve(e) }
+// Resolve implements provider.Codec. A body that broke off is answered as
+// the API answers a body that is not JSON.
+func (Codec) Resolve(e *apierr.Error) *apierr.Error {
+	if provider.IsBodyUnreadable(e) {
+		e = InvalidJSON()
+	}
+	return Resolve(e)
+}
 
 // RenderError implements provider.Codec.
 func (Codec) RenderError(e *apierr.Error, _ uint64) (int, any) {
@@ -113,16 +120,6 @@ func (Codec) ModelNotFound(model string, served []string, allowList bool) *apier
 	return ModelNotFound(model, served, allowList)
 }
 
-// readBody reads x's body, answering one that broke off as the real API
-// answers a body that is not JSON.
-func readBody(x *provider.Exchange) ([]byte, *Error) {
-	body, err := x.ReadBody()
-	if provider.IsBodyUnreadable(err) {
-		return nil, InvalidJSON()
-	}
-	return body, err
-}
-
 func serveModels(x *provider.Exchange) provider.Response {
 	return provider.Response{JSON: Models(x.Models())}
 }
@@ -130,9 +127,8 @@ func serveModels(x *provider.Exchange) provider.Response {
 // serveModel serves GET /v1/models/{id}.
 func serveModel(x *provider.Exchange) provider.Response {
 	id := strings.TrimPrefix(x.Request.URL.Path, "/v1/models/")
-	x.Entry.Model = id
 	if !x.Serves(id) {
-		return provider.Response{Err: x.Codec.ModelNotFound(id, x.Models(), len(x.Runtime.Settings().Models) > 0)}
+		return provider.Response{Err: answer.ModelNotFound(x, id), Model: id}
 	}
-	return provider.Response{JSON: Models([]string{id}).Data[0]}
+	return provider.Response{JSON: Models([]string{id}).Data[0], Model: id}
 }

@@ -1,93 +1,97 @@
 package openai
 
 import (
+	"context"
+
 	"github.com/llmtestserver/llmtestserver/internal/answer"
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
-	"github.com/llmtestserver/llmtestserver/internal/httpx"
 	"github.com/llmtestserver/llmtestserver/internal/provider"
-	"github.com/llmtestserver/llmtestserver/internal/runtime"
-	"github.com/llmtestserver/llmtestserver/internal/tokens"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
-// serveChat serves POST /v1/chat/completions.
-func serveChat(x *provider.Exchange) provider.Response {
-	body, err := readBody(x)
-	if err != nil {
-		return provider.Response{Err: err}
-	}
+// chatTurn is one POST /v1/chat/completions on the core's pipeline (see
+// answer.Turn).
+type chatTurn struct {
+	x    *provider.Exchange
+	req  *ChatRequest
+	norm *scenario.Request
+	// answer is the rendered answer, which a stored completion keeps.
+	answer *ChatAnswer
+}
+
+var _ answer.Turn = (*chatTurn)(nil)
+
+// decodeChat is the answer.Decoder of POST /v1/chat/completions: the
+// parameters the API does not know are refused first, as the API does,
+// then the body is read and checked.
+func decodeChat(x *provider.Exchange, body []byte) (answer.Turn, *apierr.Error) {
 	if err := refuseParams(x, body, nil, CheckChatParams); err != nil {
-		return provider.Response{Err: err}
+		return nil, err
 	}
 	req, err := DecodeChatRequest(body)
 	if err != nil {
-		return provider.Response{Err: err}
+		return nil, err
 	}
-	norm := req.Normalize()
-	var prompt answer.Prompt
-	res, reply, refused := find(x, norm, func() *apierr.Error {
-		// Counted before the reply is reserved, so that a prompt too long
-		// for the model uses none, and once: the usage counts the same.
-		segments, serr := promptSegments(x.Ctx, norm)
-		if serr != nil {
-			return httpx.ClientGone()
-		}
-		prompt = chatPrompt(norm, segments, nil)
-		window := contextWindow(norm.Model)
-		return answer.CheckContext(x, &prompt, norm.MaxOutputTokens, window, func(n int) *apierr.Error {
-			return ContextLengthExceeded(window, n, norm.MaxOutputTokens)
-		})
-	})
-	if refused != nil {
-		return *refused
-	}
-	if reply.Error != nil && reply.Error.AfterEvents == 0 {
-		// A failure inside the stream: a 200 whose only event is the error.
-		// One after some events is the HTTP core's (Exchange.StreamError).
-		e := Resolve(apierr.Scripted(reply.Error))
-		x.Entry.ErrorCode, x.Entry.ErrorMessage = e.JournalCode(), e.Message
-		event := ErrorEvent(e)
-		return provider.Response{SSE: &SSE{Body: event, Ends: []int{len(event)}}, Reservation: res}
-	}
-	// The model stops at a stop sequence; Build then cuts what is left at
-	// the maximum output tokens, so whichever comes first ends the answer.
-	cutAtStop(&reply, req.StopSequences())
-	a := answer.Build(x, norm, &reply, answer.Spec{
-		ID:             x.Runtime.NewID("chatcmpl-", 29),
-		ToolCallPrefix: "call_", ToolCallIDLength: 24,
-		Choices:   req.Choices(),
-		Prompt:    prompt,
-		Reasoning: chatReasoningRule(req),
-	})
-	a.Model = answeredModel(norm.Model, reply.Model)
-	ca := chatAnswer(&a, req.Choices(), reply.FinishReason)
-	split := func(s string) []string { p, _ := tokens.SplitContext(x.Ctx, req.Model, s); return p }
-	withControls(ca, req, split)
-	if !req.Stream {
-		return provider.Response{JSON: ca.Completion(), Reservation: res, Delivered: storeChat(x, req, ca)}
-	}
-	stream := x.StreamSettings()
-	return provider.Response{SSE: ca.StreamWith(split, ChatStreamOptions{TokensPerChunk: stream.TokensPerChunk,
-		IncludeUsage: req.IncludeUsage(), Obfuscation: req.Obfuscation()}), Pacing: stream, Reservation: res,
-		Delivered: storeChat(x, req, ca)}
+	return &chatTurn{x: x, req: req, norm: req.Normalize()}, nil
 }
 
-// find finds the reply to a conversational request, refusing as the real
-// API does a model that is no chat model, and then what check refuses (the
-// prompt's length), before any reply is reserved. An unserved model is
-// refused in the words of the request's API (see ResponsesModelNotFound).
-func find(x *provider.Exchange, norm *scenario.Request, check func() *apierr.Error) (*runtime.Reservation, scenario.Reply, *provider.Response) {
-	if norm.Endpoint == scenario.EndpointResponses && !x.Serves(norm.Model) {
-		answer.RecordRequest(x, norm)
-		err := ResponsesModelNotFound(norm.Model, x.Models(), len(x.Runtime.Settings().Models) > 0)
-		return nil, scenario.Reply{}, &provider.Response{Err: err}
+func (t *chatTurn) Request() *scenario.Request { return t.norm }
+
+func (t *chatTurn) Ignored() []string { return nil }
+
+// Rules refuses a model that is no chat model, as the real API does.
+func (t *chatTurn) Rules() *apierr.Error { return notAChatModel(t.x, t.norm.Model) }
+
+func (t *chatTurn) Prompt(ctx context.Context) (answer.Prompt, error) {
+	segments, err := promptSegments(ctx, t.norm)
+	return chatPrompt(t.norm, segments), err
+}
+
+func (t *chatTurn) TooLong(n int) *apierr.Error {
+	return ContextLengthExceeded(contextWindow(t.norm.Model), n, t.norm.MaxOutputTokens)
+}
+
+func (t *chatTurn) Spec(*scenario.Reply) answer.Spec {
+	return answer.Spec{
+		ID:             t.x.Runtime.NewID("chatcmpl-", 29),
+		ToolCallPrefix: "call_", ToolCallIDLength: 24,
+		Choices:   t.req.Choices(),
+		Reasoning: chatReasoningRule(t.req),
 	}
-	return answer.Find(x, norm, func() *apierr.Error {
-		if info, ok := LookupModel(norm.Model); ok && info.Kind != KindChat && info.Kind != KindReasoning {
-			return NotAChatModel(x.Request.URL.Path)
-		}
-		return check()
-	})
+}
+
+// Render renders a as a completion of the request's n choices, named as
+// the alias's snapshot, with the request's controls (logprobs, service
+// tier), streamed as the request's stream_options say.
+func (t *chatTurn) Render(a *provider.Answer, reply *scenario.Reply, s answer.Stream) answer.Rendered {
+	a.Model = answeredModel(t.norm.Model, reply.Model)
+	t.answer = chatAnswer(a, t.req.Choices(), reply.FinishReason)
+	withControls(t.answer, t.req, s.Split)
+	if !t.req.Stream {
+		return answer.Rendered{JSON: t.answer.Completion()}
+	}
+	return answer.Rendered{SSE: t.answer.StreamWith(s.Split, ChatStreamOptions{TokensPerChunk: s.TokensPerChunk,
+		IncludeUsage: t.req.IncludeUsage(), Obfuscation: t.req.Obfuscation()})}
+}
+
+// Delivered stores the completion when the request says store:true. A
+// stream that fails part-way stores nothing: the completion was never
+// whole (inferred: the API documents no stored failures).
+func (t *chatTurn) Delivered(failure *apierr.Error) func() {
+	if !t.req.Stores() || failure != nil {
+		return nil
+	}
+	stored := newStoredChat(t.req, t.answer)
+	return func() { t.x.Runtime.Store(stored) }
+}
+
+// notAChatModel refuses, as the real API does, a catalog model that is no
+// chat model (an embedding or video model) on a conversational route.
+func notAChatModel(x *provider.Exchange, model string) *apierr.Error {
+	if info, ok := LookupModel(model); ok && info.Kind != KindChat && info.Kind != KindReasoning {
+		return NotAChatModel(x.Request.URL.Path)
+	}
+	return nil
 }
 
 // contextWindow is the context window of a catalog model, and 0 (no check)

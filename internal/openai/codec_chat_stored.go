@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/llmtestserver/llmtestserver/internal/answer"
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
 	"github.com/llmtestserver/llmtestserver/internal/provider"
 )
@@ -12,17 +13,6 @@ import (
 // Stores reports whether the completion is to be stored: store defaults
 // to false on Chat Completions, unlike the Responses API.
 func (r *ChatRequest) Stores() bool { return r.Store != nil && *r.Store }
-
-// storeChat returns what stores the completion a answers to req once it is
-// delivered, or nil when req does not say store:true. A stream that fails
-// after some events stores nothing: the completion was never whole.
-func storeChat(x *provider.Exchange, req *ChatRequest, a *ChatAnswer) func() {
-	if !req.Stores() || x.StreamError != nil {
-		return nil
-	}
-	stored := newStoredChat(req, a)
-	return func() { x.Runtime.Store(stored) }
-}
 
 // ChatCompletionNotFound answers an ID that names no stored completion of
 // the session: never stored (no store:true), deleted, or evicted by the
@@ -32,6 +22,9 @@ func storeChat(x *provider.Exchange, req *ChatRequest, a *ChatAnswer) func() {
 func ChatCompletionNotFound(id string) *Error {
 	return invalidRequest(http.StatusNotFound, "", "", "Chat completion with id '%s' not found.", id)
 }
+
+// serveChat is POST /v1/chat/completions on the core's pipeline.
+var serveChat = answer.Serve(decodeChat)
 
 // serveChatCompletions serves /v1/chat/completions: POST creates a
 // completion, GET lists the stored ones. One route takes both methods, as
@@ -65,8 +58,7 @@ func serveStoredChat(x *provider.Exchange) provider.Response {
 		if !ok {
 			return provider.Response{Err: ChatCompletionNotFound(id)}
 		}
-		x.Entry.Model = c.RequestModel
-		return provider.Response{JSON: c.Object()}
+		return provider.Response{JSON: c.Object(x.Ctx), Model: c.RequestModel}
 	case method == http.MethodPost:
 		return updateStoredChat(x, id)
 	case method == http.MethodDelete:
@@ -74,8 +66,7 @@ func serveStoredChat(x *provider.Exchange) provider.Response {
 		if !ok || !x.Runtime.Forget(id) {
 			return provider.Response{Err: ChatCompletionNotFound(id)}
 		}
-		x.Entry.Model = c.RequestModel
-		return provider.Response{JSON: StoredChatDeleted{ID: id, Object: "chat.completion.deleted", Deleted: true}}
+		return provider.Response{JSON: StoredChatDeleted{ID: id, Object: "chat.completion.deleted", Deleted: true}, Model: c.RequestModel}
 	default:
 		return provider.Response{Err: apierr.MethodNotAllowed(method, x.Request.URL.Path, "GET, POST, DELETE")}
 	}
@@ -91,7 +82,7 @@ type chatUpdate struct {
 // the updated completion. metadata is required; null clears it (inferred:
 // the API documents metadata as required and nullable).
 func updateStoredChat(x *provider.Exchange, id string) provider.Response {
-	body, err := readBody(x)
+	body, err := x.ReadBody()
 	if err != nil {
 		return provider.Response{Err: err}
 	}
@@ -118,7 +109,6 @@ func updateStoredChat(x *provider.Exchange, id string) provider.Response {
 	if !ok {
 		return provider.Response{Err: ChatCompletionNotFound(id)}
 	}
-	x.Entry.Model = c.RequestModel
 	updated := c.withMetadata(metadata)
 	if !x.Runtime.Replace(updated) {
 		if _, kept := lookup[*StoredChat](x.Runtime, id); kept {
@@ -126,11 +116,11 @@ func updateStoredChat(x *provider.Exchange, id string) provider.Response {
 			// records stored after it: refused, and nothing changed.
 			return provider.Response{Err: invalidRequest(http.StatusBadRequest, "", "metadata",
 				"Chat completion '%s' with this metadata would not fit the session's history (history.max_bytes %d); nothing was changed.",
-				id, x.Runtime.Settings().HistoryMaxBytes)}
+				id, x.Runtime.Settings().HistoryMaxBytes), Model: c.RequestModel}
 		}
-		return provider.Response{Err: ChatCompletionNotFound(id)} // deleted meanwhile
+		return provider.Response{Err: ChatCompletionNotFound(id), Model: c.RequestModel} // deleted meanwhile
 	}
-	return provider.Response{JSON: updated.Object()}
+	return provider.Response{JSON: updated.Object(x.Ctx), Model: c.RequestModel}
 }
 
 // listStoredChats serves GET /v1/chat/completions: the session's stored
@@ -138,13 +128,12 @@ func updateStoredChat(x *provider.Exchange, id string) provider.Response {
 // request named, or the one the completion reports) and by every
 // metadata[key]=value pair of the query.
 func listStoredChats(x *provider.Exchange) provider.Response {
-	p, err := readPageQuery(x.Request, false)
-	if err != nil {
-		return provider.Response{Err: err}
-	}
 	q := x.Request.URL.Query()
 	model := q.Get("model")
-	x.Entry.Model = model
+	p, err := readPageQuery(x.Request, false)
+	if err != nil {
+		return provider.Response{Err: err, Model: model}
+	}
 	want := map[string]string{}
 	for key, values := range q {
 		if k, ok := strings.CutPrefix(key, "metadata["); ok && strings.HasSuffix(k, "]") && len(values) > 0 {
@@ -162,13 +151,14 @@ func listStoredChats(x *provider.Exchange) provider.Response {
 	id := func(c **StoredChat) string { return (*c).Answer.ID }
 	page, more, err := pageOf(list, id, p, "Invalid 'after': no chat completion with id '%s'.")
 	if err != nil {
-		return provider.Response{Err: err}
+		return provider.Response{Err: err, Model: model}
 	}
 	objects := make([]*StoredChatCompletion, len(page))
 	for i, c := range page {
-		objects[i] = c.Object()
+		objects[i] = c.Object(x.Ctx)
 	}
-	return provider.Response{JSON: newCursorList(objects, more, func(o **StoredChatCompletion) string { return (*o).completion.ID })}
+	return provider.Response{JSON: newCursorList(objects, more, func(o **StoredChatCompletion) string { return (*o).completion.ID }),
+		Model: model}
 }
 
 // hasMetadata reports whether m has every pair of want.
@@ -188,15 +178,14 @@ func listStoredMessages(x *provider.Exchange, id string) provider.Response {
 	if !ok {
 		return provider.Response{Err: ChatCompletionNotFound(id)}
 	}
-	x.Entry.Model = c.RequestModel
 	p, err := readPageQuery(x.Request, false)
 	if err != nil {
-		return provider.Response{Err: err}
+		return provider.Response{Err: err, Model: c.RequestModel}
 	}
 	msgID := func(m *StoredChatMessage) string { return m.ID }
 	page, more, err := pageOf(c.Messages, msgID, p, "Invalid 'after': no message with id '%s'.")
 	if err != nil {
-		return provider.Response{Err: err}
+		return provider.Response{Err: err, Model: c.RequestModel}
 	}
-	return provider.Response{JSON: newCursorList(page, more, msgID)}
+	return provider.Response{JSON: newCursorList(page, more, msgID), Model: c.RequestModel}
 }

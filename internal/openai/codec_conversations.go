@@ -27,7 +27,7 @@ type conversationBody struct {
 // as {} (openai-go sends {} for New without params, other clients send
 // nothing).
 func readConversationBody(x *provider.Exchange) (*conversationBody, *Error) {
-	body, err := readBody(x)
+	body, err := x.ReadBody()
 	if err != nil {
 		return nil, err
 	}

@@ -2,7 +2,6 @@ package openai
 
 import (
 	"github.com/llmtestserver/llmtestserver/internal/answer"
-	"github.com/llmtestserver/llmtestserver/internal/httpx"
 	"github.com/llmtestserver/llmtestserver/internal/provider"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
@@ -11,7 +10,7 @@ import (
 // from each input, unless a scenario that names the embeddings endpoint
 // scripts them.
 func serveEmbeddings(x *provider.Exchange) provider.Response {
-	body, err := readBody(x)
+	body, err := x.ReadBody()
 	if err != nil {
 		return provider.Response{Err: err}
 	}
@@ -37,15 +36,12 @@ func serveEmbeddings(x *provider.Exchange) provider.Response {
 		return *refused
 	}
 	vectors := req.Vectors()
-	res := x.Runtime.ReserveScripted(norm, x.Request.Header.Get(httpx.HeaderConversation))
-	if res == nil {
-		return provider.Response{JSON: NewEmbeddingList(vectors, req.Model, req.EncodingFormat, req.PromptTokens())}
-	}
-	x.Entry.Scenario = res.Scenario
-	x.Entry.Conversation, x.Entry.Generation, x.Entry.Turn = norm.Conversation, norm.Generation, norm.Turn
-	reply, refused := answer.Settle(x, res, norm)
+	res, reply, refused := answer.Scripted(x, norm)
 	if refused != nil {
 		return *refused
+	}
+	if res == nil {
+		return provider.Response{JSON: NewEmbeddingList(vectors, req.Model, req.EncodingFormat, req.PromptTokens())}
 	}
 	for i := range min(len(vectors), len(reply.Vectors)) {
 		vectors[i] = reply.Vectors[i]

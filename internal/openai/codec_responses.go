@@ -11,7 +11,6 @@ import (
 
 	"github.com/llmtestserver/llmtestserver/internal/answer"
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
-	"github.com/llmtestserver/llmtestserver/internal/httpx"
 	"github.com/llmtestserver/llmtestserver/internal/provider"
 	"github.com/llmtestserver/llmtestserver/internal/runtime"
 	"github.com/llmtestserver/llmtestserver/internal/tokens"
@@ -23,96 +22,174 @@ import (
 // lowercase hexadecimal digits ("resp_0f23…"), those of 2025 48.
 const idLength = 50
 
-// serveResponses serves POST /v1/responses. A previous_response_id rebuilds the
-// conversation from the session's history, so its identity and turns follow
-// the chain: from the kept responses of the chain, and, when older ones were
-// evicted, from the summary the oldest kept one holds of them. The answer is
-// stored unless the request says store:false.
-func serveResponses(x *provider.Exchange) provider.Response {
-	body, err := readBody(x)
-	if err != nil {
-		return provider.Response{Err: err}
-	}
+// responsesTurn is one POST /v1/responses (or, counting, one POST
+// /v1/responses/input_tokens) on the core's pipeline (see answer.Turn). A
+// previous_response_id rebuilds the conversation from the session's
+// history, so its identity and turns follow the chain: from the kept
+// responses of the chain, and, when older ones were evicted, from the
+// summary the oldest kept one holds of them. The answer is stored unless
+// the request says store:false.
+type responsesTurn struct {
+	x     *provider.Exchange
+	req   *ResponsesRequest
+	norm  *scenario.Request
+	newID func(prefix string) string
+	// chain is the previous_response_id chain the request continues, conv
+	// the conversation it names (nil for none), input its own items.
+	chain continued
+	conv  *StoredConversation
+	input []Item
+	// segments and head are the prompt as Prompt cut it, which the stored
+	// response's summary of the chain is made from.
+	segments []runtime.PromptSegment
+	head     int
+	// itemIDs are the IDs of the answer's function_call items, drawn as
+	// its tool calls get theirs; answer is the rendered answer.
+	itemIDs []string
+	answer  *ResponseAnswer
+	// tokensPerChunk is the stream setting the answer was rendered with,
+	// which a stored response replays its stream with.
+	tokensPerChunk int
+}
+
+var (
+	_ answer.Turn         = (*responsesTurn)(nil)
+	_ answer.ModelRefuser = (*responsesTurn)(nil)
+)
+
+// decodeResponses is the answer.Decoder of POST /v1/responses.
+func decodeResponses(x *provider.Exchange, body []byte) (answer.Turn, *apierr.Error) {
+	return decodeResponsesTurn(x, body, func(prefix string) string { return x.Runtime.NewHexID(prefix, idLength) })
+}
+
+// decodeInputTokens is the answer.Decoder of POST
+// /v1/responses/input_tokens. Counting assigns no item IDs: the count must
+// not consume the session's ID sequence, which seeded sessions replay.
+func decodeInputTokens(x *provider.Exchange, body []byte) (answer.Turn, *apierr.Error) {
+	return decodeResponsesTurn(x, body, nil)
+}
+
+// decodeResponsesTurn checks the parameters and the body as the API does,
+// then resolves what the request continues (its chain, its conversation,
+// its item references): a refusal past the body's own checks keeps the
+// model and the stream flag for the journal.
+func decodeResponsesTurn(x *provider.Exchange, body []byte, newID func(string) string) (answer.Turn, *apierr.Error) {
 	if err := refuseParams(x, body, CheckMovedParams, CheckResponsesParams); err != nil {
-		return provider.Response{Err: err}
+		return nil, err
 	}
 	req, err := DecodeResponsesRequest(body)
 	if err != nil {
-		return provider.Response{Err: err}
+		return nil, err
 	}
-	x.Entry.Model, x.Entry.Stream = req.Model, req.Stream
-	newID := func(prefix string) string { return x.Runtime.NewHexID(prefix, idLength) }
-	c, conv, input, norm, err := prepareResponses(x, req, newID)
+	t := &responsesTurn{x: x, req: req, newID: newID}
+	t.chain, t.conv, t.input, t.norm, err = prepareResponses(x, req, newID)
 	if err == nil {
-		err = conv.fits(x.Runtime, input)
+		err = t.conv.fits(x.Runtime, t.input)
 	}
 	if err != nil {
-		return provider.Response{Err: err}
+		t.norm = &scenario.Request{Model: req.Model, Stream: req.Stream}
+		return t, err
 	}
-	if c.base != nil {
+	if c := &t.chain; c.base != nil {
 		x.Earlier = runtime.Earlier{Messages: c.base.Messages - c.standIn, UserTurns: c.base.UserTurns}
 	}
-	var segments []runtime.PromptSegment
-	var head int
-	res, reply, refused := find(x, norm, func() *apierr.Error {
-		// Counted before the reply is reserved, so that a prompt too long
-		// for the model uses none, and once: the usage counts the same.
-		var cerr error
-		if segments, head, cerr = c.promptSegments(x.Ctx, norm); cerr != nil {
-			// The client left, or the session went, while the prompt was
-			// counted: nothing is answered and the prompt cache is untouched.
-			return httpx.ClientGone()
-		}
-		prompt := chatPrompt(norm, segments, nil)
-		return answer.CheckContext(x, &prompt, norm.MaxOutputTokens, contextWindow(norm.Model), func(int) *apierr.Error {
-			return InputExceedsContextWindow()
-		})
-	})
-	if refused != nil {
-		return *refused
+	return t, nil
+}
+
+func (t *responsesTurn) Request() *scenario.Request { return t.norm }
+
+func (t *responsesTurn) Ignored() []string { return nil }
+
+// ModelNotFound implements answer.ModelRefuser: the Responses API words an
+// unknown model its own way.
+func (t *responsesTurn) ModelNotFound(model string, served []string, allowList bool) *apierr.Error {
+	return ResponsesModelNotFound(model, served, allowList)
+}
+
+// Rules refuses a model that is no chat model, as the real API does (on
+// input_tokens too, inferred).
+func (t *responsesTurn) Rules() *apierr.Error { return notAChatModel(t.x, t.norm.Model) }
+
+func (t *responsesTurn) Prompt(ctx context.Context) (answer.Prompt, error) {
+	var err error
+	t.segments, t.head, err = t.chain.promptSegments(ctx, t.norm)
+	return chatPrompt(t.norm, t.segments), err
+}
+
+func (t *responsesTurn) TooLong(int) *apierr.Error { return InputExceedsContextWindow() }
+
+// Spec draws the response's and its message's IDs, then, as each tool call
+// gets its call ID, the ID of its function_call item, so that a session's
+// IDs follow one another as they always did.
+func (t *responsesTurn) Spec(*scenario.Reply) answer.Spec {
+	id := t.newID("resp_")
+	t.answer = &ResponseAnswer{ID: id, MessageID: t.newID("msg_")}
+	return answer.Spec{
+		ID:             id,
+		ToolCallPrefix: "call_", ToolCallIDLength: 24,
+		AfterToolCall: func() { t.itemIDs = append(t.itemIDs, t.newID(FunctionCallItemPrefix)) },
+		Reasoning:     reasoningRule(t.req.Model, t.req.effort()),
 	}
-	answer := responseAnswer(x, req, norm, &reply, newID, segments)
-	if reply.Error != nil && reply.Error.AfterEvents == 0 {
-		// A failure inside the stream: response.failed after the 200. One
-		// after some events is the HTTP core's (Exchange.StreamError).
-		e := Resolve(apierr.Scripted(reply.Error))
-		x.Entry.ErrorCode, x.Entry.ErrorMessage = e.JournalCode(), e.Message
-		answer.Failure = &ResponseError{Code: e.JournalCode(), Message: e.Message}
+}
+
+// Render renders a as the response object, or its event stream.
+func (t *responsesTurn) Render(a *provider.Answer, reply *scenario.Reply, s answer.Stream) answer.Rendered {
+	req := t.req
+	a.Model = answeredModel(t.norm.Model, reply.Model)
+	now := a.Created.Unix()
+	ra := t.answer
+	*ra = ResponseAnswer{
+		ID: a.ID, CreatedAt: now, CompletedAt: now, Model: a.Model,
+		Instructions: req.Instructions, PreviousResponseID: req.PreviousResponseID, Conversation: req.ConversationID(),
+		MessageID: ra.MessageID, Text: a.Text, Refusal: a.Refusal, Request: req,
+		Usage:     usageOf(a.Usage),
+		Reasoning: newResponseReasoning(req, req.Model, a.Thinking, t.newID), Effort: responseEffort(req, req.Model),
+		NoObfuscation: req.noObfuscation(),
 	}
-	pacing := x.StreamSettings()
-	out := provider.Response{Reservation: res}
-	if req.Stores() {
-		kept := answer
-		if x.StreamError != nil {
-			// The stream fails after some events (the HTTP core sends its
-			// response.failed): the stored response is failed as well.
-			e := Resolve(apierr.Scripted(x.StreamError))
-			failed := *answer
-			failed.Failure = &ResponseError{Code: e.JournalCode(), Message: e.Message}
+	if ra.Logprobs = responseLogprobs(req); ra.Logprobs != nil {
+		ra.LogprobTokens = logprobTokens(ra.Text, s.Split)
+	}
+	if reply.FinishReason != "" || a.Finish == scenario.FinishLength {
+		ra.FinishReason = finishReason(a.Finish)
+	}
+	for i, c := range a.ToolCalls {
+		ra.ToolCalls = append(ra.ToolCalls, ResponseToolCall{ID: t.itemIDs[i],
+			CallID: c.ID, Name: c.Name, Arguments: c.Arguments})
+	}
+	t.tokensPerChunk = s.TokensPerChunk
+	if !req.Stream {
+		return answer.Rendered{JSON: ra.Object()}
+	}
+	return answer.Rendered{SSE: NewResponsesStream(ra, s.Split, s.TokensPerChunk)}
+}
+
+// Delivered stores the response unless the request says store:false, as
+// failed when the stream fails part-way (the API keeps failed responses),
+// and, when the request names a conversation and the response did not
+// fail, appends its input and output items to it: store:false or not (the
+// API documents no exception; inferred).
+func (t *responsesTurn) Delivered(failure *apierr.Error) func() {
+	var store, join func()
+	if t.req.Stores() {
+		kept := t.answer
+		if failure != nil {
+			failed := *kept
+			failed.Failure = &ResponseError{Code: failure.JournalCode(), Message: failure.Message}
 			kept = &failed
 		}
-		stored := &StoredResponse{ID: answer.ID, Previous: req.PreviousResponseID, Model: req.Model,
-			Conversation: norm.Conversation, Input: CloneItems(input), Answer: kept.Detach(),
-			TokensPerChunk: pacing.TokensPerChunk}
-		if len(c.chain) > 0 {
-			stored.Before = c.summarize(req.Model, norm, segments, head)
+		stored := &StoredResponse{ID: kept.ID, Previous: t.req.PreviousResponseID, Model: t.req.Model,
+			Conversation: t.norm.Conversation, Input: CloneItems(t.input), Answer: kept.Detach(),
+			TokensPerChunk: t.tokensPerChunk}
+		if len(t.chain.chain) > 0 {
+			stored.Before = t.chain.summarize(t.req.Model, t.norm, t.segments, t.head)
 		}
-		out.Delivered = func() { x.Runtime.Store(stored) }
+		store = func() { t.x.Runtime.Store(stored) }
 	}
-	if conv != nil && answer.Failure == nil && x.StreamError == nil {
-		// The turn joins the conversation once delivered, store:false or
-		// not (the API documents no exception; inferred), and not when
-		// the response failed.
-		output := answer.OutputItems()
-		out.Delivered = thenDeliver(out.Delivered, func() { appendTurn(x.Runtime, conv.ID, input, output) })
+	if t.conv != nil && failure == nil {
+		output := t.answer.OutputItems()
+		join = func() { appendTurn(t.x.Runtime, t.conv.ID, t.input, output) }
 	}
-	if !req.Stream {
-		out.JSON = answer.Object()
-		return out
-	}
-	out.SSE = NewResponsesStream(answer, func(s string) []string { return tokens.Split(req.Model, s) }, pacing.TokensPerChunk)
-	out.Pacing = pacing
-	return out
+	return thenDeliver(store, join)
 }
 
 // prepareResponses is what a Responses request amounts to before any
@@ -157,42 +234,6 @@ func prepareResponses(x *provider.Exchange, req *ResponsesRequest, newID func(st
 	return c, conv, input, norm, nil
 }
 
-// responseAnswer renders reply as a Responses API answer to req, whose
-// prompt is segments.
-func responseAnswer(x *provider.Exchange, req *ResponsesRequest, norm *scenario.Request,
-	reply *scenario.Reply, newID func(string) string, segments []runtime.PromptSegment) *ResponseAnswer {
-	id, messageID := newID("resp_"), newID("msg_")
-	var itemIDs []string
-	a := answer.Build(x, norm, reply, answer.Spec{
-		ID:             id,
-		ToolCallPrefix: "call_", ToolCallIDLength: 24,
-		AfterToolCall: func() { itemIDs = append(itemIDs, newID(FunctionCallItemPrefix)) },
-		Prompt:        chatPrompt(norm, segments, nil),
-		Reasoning:     reasoningRule(req.Model, req.effort()),
-	})
-	a.Model = answeredModel(norm.Model, reply.Model)
-	now := a.Created.Unix()
-	ra := &ResponseAnswer{
-		ID: a.ID, CreatedAt: now, CompletedAt: now, Model: a.Model,
-		Instructions: req.Instructions, PreviousResponseID: req.PreviousResponseID, Conversation: req.ConversationID(),
-		MessageID: messageID, Text: a.Text, Refusal: a.Refusal, Request: req,
-		Usage:     usageOf(a.Usage),
-		Reasoning: newResponseReasoning(req, req.Model, a.Thinking, newID), Effort: responseEffort(req, req.Model),
-		NoObfuscation: req.noObfuscation(),
-	}
-	if ra.Logprobs = responseLogprobs(req); ra.Logprobs != nil {
-		ra.LogprobTokens = logprobTokens(ra.Text, func(s string) []string { p, _ := tokens.SplitContext(x.Ctx, req.Model, s); return p })
-	}
-	if reply.FinishReason != "" || a.Finish == scenario.FinishLength {
-		ra.FinishReason = finishReason(a.Finish)
-	}
-	for i, c := range a.ToolCalls {
-		ra.ToolCalls = append(ra.ToolCalls, ResponseToolCall{ID: itemIDs[i],
-			CallID: c.ID, Name: c.Name, Arguments: c.Arguments})
-	}
-	return ra
-}
-
 // serveResponseByID serves GET and DELETE /v1/responses/{id} and
 // GET /v1/responses/{id}/input_items.
 func serveResponseByID(x *provider.Exchange) provider.Response {
@@ -213,7 +254,7 @@ func serveResponseByID(x *provider.Exchange) provider.Response {
 		if !wantsStream(x.Request) {
 			return provider.Response{JSON: stored.Answer.Object()}
 		}
-		split := func(s string) []string { return tokens.Split(stored.Model, s) }
+		split := tokens.Splitter(x.Ctx, stored.Model)
 		a := stored.Answer
 		if x.Request.URL.Query().Get("include_obfuscation") == "false" {
 			plain := *a

@@ -17,12 +17,18 @@ const (
 	tokensPerReply   = 3
 )
 
+// promptCacheGrid is how OpenAI reports prompt caching: a request whose
+// prompt starts like an earlier one's, for the same model and
+// prompt_cache_key, has that shared prefix cached, counted from 1024
+// tokens on and in steps of 128.
+var promptCacheGrid = runtime.PrefixRule{MinTokens: 1024, StepTokens: 128}
+
 // chatPrompt is req's prompt as OpenAI counts and caches it: its segments,
-// the reply's priming, and the session's cache for the model and the
-// prompt_cache_key.
-func chatPrompt(req *scenario.Request, segments []runtime.PromptSegment, err error) answer.Prompt {
-	return answer.Prompt{Segments: segments, Overhead: tokensPerReply, Err: err,
-		Cache: answer.Cache{Automatic: true, Key: req.PromptCacheKey}}
+// the reply's priming, the session's automatic cache for the model and the
+// prompt_cache_key, and the model's context window.
+func chatPrompt(req *scenario.Request, segments []runtime.PromptSegment) answer.Prompt {
+	return answer.Prompt{Segments: segments, Overhead: tokensPerReply, Window: contextWindow(req.Model),
+		Cache: answer.Cache{Prefix: &promptCacheGrid, Key: req.PromptCacheKey}}
 }
 
 // promptSegments cuts req's prompt into the parts prompt caching compares,

@@ -8,6 +8,15 @@ import (
 	"github.com/llmtestserver/llmtestserver/internal/provider"
 )
 
+var (
+	_ provider.FailingStream = (*ChatStream)(nil)
+	_ provider.FailingStream = (*ResponsesStream)(nil)
+)
+
+// Opening implements provider.FailingStream: a Chat Completions stream
+// can fail with its error chunk alone.
+func (s *ChatStream) Opening() int { return 0 }
+
 // WriteErrorEvent writes, in place of event i, the error chunk that fails
 // a Chat Completions stream under way (see ErrorEvent).
 func (s *ChatStream) WriteErrorEvent(w io.Writer, _ int, e *apierr.Error) error {
@@ -41,6 +50,10 @@ type ResponsesStream struct {
 func NewResponsesStream(a *ResponseAnswer, split func(string) []string, tokensPerChunk int) *ResponsesStream {
 	return &ResponsesStream{SSE: a.Stream(split, tokensPerChunk), answer: a}
 }
+
+// Opening implements provider.FailingStream: a response is announced,
+// response.created and response.in_progress, before it can fail.
+func (s *ResponsesStream) Opening() int { return 2 }
 
 // WriteErrorEvent writes, in place of event i, response.failed with e,
 // numbered as event i.

@@ -31,6 +31,9 @@ type Answer struct {
 	ToolCalls []scenario.ToolCall
 	// Finish is why the model stopped; never empty.
 	Finish scenario.FinishKind
+	// StopSequence is the request's stop sequence the answer stopped at,
+	// which its text no longer holds; "" when it stopped otherwise.
+	StopSequence string
 	// Usage is the token accounting.
 	Usage Usage
 }

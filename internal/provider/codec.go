@@ -64,3 +64,20 @@ type Route struct {
 	// Serve answers the request.
 	Serve func(x *Exchange) Response
 }
+
+// HeaderReader is implemented by a codec whose requests carry headers the
+// journal shows besides those every request's entry keeps: the HTTP core
+// records what it returns, before the route runs.
+type HeaderReader interface {
+	RequestHeaders(h http.Header) RequestHeaders
+}
+
+// RequestHeaders is what a codec reads of a request's own headers for the
+// journal.
+type RequestHeaders struct {
+	// APIVersion is the API version the request asked for (Anthropic's
+	// anthropic-version).
+	APIVersion string
+	// Betas are the beta features it asked for (anthropic-beta), in order.
+	Betas []string
+}

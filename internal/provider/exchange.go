@@ -34,7 +34,7 @@ type Exchange struct {
 	RateLimit *runtime.RateCheck
 	// Fault, StreamError and Pacing are the settled reply's fault, its
 	// error to send inside the stream after some events, and its own
-	// stream pacing (see answer.Settle). The HTTP core fires the fault
+	// stream pacing (see answer.settle). The HTTP core fires the fault
 	// and the error as it delivers the response.
 	Fault       *scenario.Fault
 	StreamError *scenario.Error
@@ -56,6 +56,10 @@ type Response struct {
 	// Delivered, if set, runs once the answer is written whole, such as
 	// storing a response for later retrieval.
 	Delivered func()
+	// Model, for a route whose body names no model (a model's route, a
+	// stored completion's), is the model the request concerns, which the
+	// journal records.
+	Model string
 }
 
 // Serves reports whether the session serves model: its allow-list has it

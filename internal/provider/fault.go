@@ -14,6 +14,11 @@ import (
 // instead.
 type FailingStream interface {
 	EventStream
+	// Opening is how many of the stream's first events always come before
+	// a failure: 0 for most, 2 for a Responses stream, which announces the
+	// response (created, in progress) before it can fail it. A failure
+	// scripted after fewer events comes right after these.
+	Opening() int
 	// WriteErrorEvent writes, in place of event i, the event that fails
 	// the stream with e, which is in the codec's words (Resolve).
 	WriteErrorEvent(w io.Writer, i int, e *apierr.Error) error

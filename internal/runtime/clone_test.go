@@ -95,7 +95,7 @@ func stateful(t *testing.T, clk clock.Clock) *Runtime {
 		t.Fatalf("first per-conversation reply %q", got)
 	}
 	rt.Store(stored("resp_1", "", 10))
-	rt.CachedTokens("m", "k", []PromptSegment{{Text: "p", Tokens: 2000}})
+	rt.CachedTokens("m", "k", []PromptSegment{{Text: "p", Tokens: 2000}}, grid)
 	if _, ok := rt.TakeRate("m", rt.RateLimitFor("m"), 0); !ok {
 		t.Fatal("no rate check")
 	}
@@ -138,7 +138,7 @@ func TestCloneCopiesTheStateThatDecidesAnswers(t *testing.T) {
 	if got := c.HistoryBytes(); got != rt.HistoryBytes() {
 		t.Errorf("clone's history bytes %d, parent's %d", got, rt.HistoryBytes())
 	}
-	if got := c.CachedTokens("m", "k", []PromptSegment{{Text: "p", Tokens: 2000}}); got == 0 {
+	if got := c.CachedTokens("m", "k", []PromptSegment{{Text: "p", Tokens: 2000}}, grid); got == 0 {
 		t.Error("clone's prompt cache lost the parent's prefix")
 	}
 	check, _ := c.TakeRate("m", c.RateLimitFor("m"), 0)

@@ -5,17 +5,33 @@ import (
 	"hash/maphash"
 )
 
-// Prompt caching as the real API reports it: a request whose prompt starts
-// like an earlier one's, for the same model and prompt_cache_key, has that
-// shared prefix cached, counted from 1024 tokens on and in steps of 128.
-// The prefix is compared a segment at a time (tools, system text, then each
-// message), which is as fine as a test can tell apart.
-const (
-	cacheMinTokens  = 1024
-	cacheStepTokens = 128
-	// maxCachedPrefixes bounds a runtime's cache; it starts over when full.
-	maxCachedPrefixes = 1 << 14
-)
+// Automatic prompt caching: a request whose prompt starts like an earlier
+// one's, for the same model and cache key, has that shared prefix cached,
+// reported as its provider's PrefixRule says. The prefix is compared a
+// segment at a time (tools, system text, then each message), which is as
+// fine as a test can tell apart.
+
+// maxCachedPrefixes bounds a runtime's cache; it starts over when full.
+const maxCachedPrefixes = 1 << 14
+
+// PrefixRule is a provider's rule for reporting what automatic prompt
+// caching served: the longest cached prefix, from MinTokens on, rounded
+// down to MinTokens plus a multiple of StepTokens (OpenAI's 1024 and 128).
+// A shorter prefix reports nothing.
+type PrefixRule struct {
+	MinTokens, StepTokens int
+}
+
+// report is what the rule reports of a cached prefix of shared tokens.
+func (r PrefixRule) report(shared int) int {
+	if shared < r.MinTokens || shared <= 0 {
+		return 0
+	}
+	if r.StepTokens <= 0 {
+		return shared
+	}
+	return r.MinTokens + (shared-r.MinTokens)/r.StepTokens*r.StepTokens
+}
 
 // PromptSegment is one part of a prompt in order, with its token count.
 type PromptSegment struct {
@@ -96,8 +112,9 @@ func nextState(state uint64, s PromptSegment) uint64 {
 
 // CachedTokens returns how many leading tokens of a prompt of these
 // segments were cached by earlier prompts of the same model and cache key,
-// and remembers this prompt's prefixes for later ones.
-func (rt *Runtime) CachedTokens(model, cacheKey string, segments []PromptSegment) int {
+// as rule reports them, and remembers this prompt's prefixes for later
+// ones.
+func (rt *Runtime) CachedTokens(model, cacheKey string, segments []PromptSegment, rule PrefixRule) int {
 	keys := make([]prefixKey, len(segments))
 	scope := cacheScope(model, cacheKey)
 	for i, state := range PrefixStates(segments) {
@@ -122,8 +139,5 @@ func (rt *Runtime) CachedTokens(model, cacheKey string, segments []PromptSegment
 	for _, k := range keys {
 		rt.prefixes[k] = 0
 	}
-	if shared < cacheMinTokens {
-		return 0
-	}
-	return cacheMinTokens + (shared-cacheMinTokens)/cacheStepTokens*cacheStepTokens
+	return rule.report(shared)
 }

@@ -90,7 +90,7 @@ func TestRetiredRuntimeNeverChanges(t *testing.T) {
 					if res != nil && i%2 == 0 {
 						res.Rollback()
 					}
-					rt.CachedTokens("m", "", segments[w][i%4])
+					rt.CachedTokens("m", "", segments[w][i%4], grid)
 					rt.Store(stored(storedIDs[(w*64+i)%len(storedIDs)], "", 0))
 					rt.Record(journal.Entry{Path: "/v1/chat/completions", Status: 200})
 					rt.NextSerial()

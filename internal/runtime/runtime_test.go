@@ -168,30 +168,30 @@ func TestCachedTokensFollowTheRealGrid(t *testing.T) {
 	rt := newTestRuntime()
 	seg := func(text string, n int) PromptSegment { return PromptSegment{Text: text, Tokens: n} }
 	first := []PromptSegment{seg("tools", 300), seg("system", 900), seg("user 1", 50)}
-	if got := rt.CachedTokens("m", "k", first); got != 0 {
+	if got := rt.CachedTokens("m", "k", first, grid); got != 0 {
 		t.Errorf("first prompt: %d cached, want 0", got)
 	}
 	second := append(append([]PromptSegment{}, first...), seg("assistant 1", 40), seg("user 2", 30))
-	if got := rt.CachedTokens("m", "k", second); got != 1152 { // 1250 shared, down to 1024+128
+	if got := rt.CachedTokens("m", "k", second, grid); got != 1152 { // 1250 shared, down to 1024+128
 		t.Errorf("second prompt: %d cached, want 1152", got)
 	}
-	if got := rt.CachedTokens("m", "other-key", second); got != 0 {
+	if got := rt.CachedTokens("m", "other-key", second, grid); got != 0 {
 		t.Errorf("another cache key: %d cached, want 0", got)
 	}
-	if got := rt.CachedTokens("other-model", "k", second); got != 0 {
+	if got := rt.CachedTokens("other-model", "k", second, grid); got != 0 {
 		t.Errorf("another model: %d cached, want 0", got)
 	}
 	changed := []PromptSegment{seg("tools", 300), seg("another system", 900), seg("user 1", 50)}
-	if got := rt.CachedTokens("m", "k", changed); got != 0 {
+	if got := rt.CachedTokens("m", "k", changed, grid); got != 0 {
 		t.Errorf("a changed system prompt: %d cached, want 0 (only 300 tokens shared)", got)
 	}
 	short := []PromptSegment{seg("a", 500)}
-	rt.CachedTokens("m", "k", short)
-	if got := rt.CachedTokens("m", "k", short); got != 0 {
+	rt.CachedTokens("m", "k", short, grid)
+	if got := rt.CachedTokens("m", "k", short, grid); got != 0 {
 		t.Errorf("a repeated short prompt: %d cached, want 0 below 1024 tokens", got)
 	}
 	rt.Reset()
-	if got := rt.CachedTokens("m", "k", second); got != 0 {
+	if got := rt.CachedTokens("m", "k", second, grid); got != 0 {
 		t.Errorf("after Reset: %d cached, want 0", got)
 	}
 }

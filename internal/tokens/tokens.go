@@ -103,6 +103,19 @@ func SplitContext(ctx context.Context, model, text string) ([]string, error) {
 	return cachedSplit(ctx, EncodingFor(model), text)
 }
 
+// Splitter returns SplitContext for one model and context, as the
+// renderers of streams take it: it cuts a text into model's tokens until
+// ctx is done, and into nothing (nil) from then on.
+func Splitter(ctx context.Context, model string) func(string) []string {
+	return func(text string) []string {
+		p, err := SplitContext(ctx, model, text)
+		if err != nil {
+			return nil
+		}
+		return p
+	}
+}
+
 // count tokenizes text piece by piece (see chunks), checking ctx between
 // pieces, and returns the number of tokens.
 func count(ctx context.Context, enc Encoding, text string) (int, error) {

@@ -1,14 +1,3 @@
-// Package answer does, once for every provider, the steps between a
-// normalized request and a neutral answer: it journals what the request
-// carries, checks the model, checks the session's rate limits and chaos
-// rules, reserves the reply of the first scenario that answers, resolves
-// a Go responder, holds the reply back for its delay, and builds the
-// provider.Answer a codec renders: the model override, the
-// structured-output schema check, the contradictions between the reply
-// and the request's tool_choice, tools and parallel_tool_calls, tool-call IDs, the cut at the request's
-// maximum output tokens, the finish kind, the journal's fields and the
-// usage. CheckContext is the context-window check codecs run before a
-// reply is reserved.
 package answer
 
 import (
@@ -20,71 +9,51 @@ import (
 	"github.com/llmtestserver/llmtestserver/internal/jsonschema"
 	"github.com/llmtestserver/llmtestserver/internal/provider"
 	"github.com/llmtestserver/llmtestserver/internal/runtime"
-	"github.com/llmtestserver/llmtestserver/journal"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
-// RecordRequest copies what the journal shows of a request: its endpoint,
-// model, last user text and the normalized request (see journalRequest).
-func RecordRequest(x *provider.Exchange, req *scenario.Request) {
-	x.Entry.Model, x.Entry.Stream, x.Entry.UserText = req.Model, req.Stream, req.LastUserText()
-	x.Entry.Endpoint, x.Entry.Request = string(req.Endpoint), journalRequest(req)
-	x.Entry.PromptCacheKey = req.PromptCacheKey
-	for _, r := range req.ToolResults() {
-		x.Entry.ToolResults = append(x.Entry.ToolResults, journal.ToolResult{CallID: r.CallID, Name: r.Name, Content: r.Content})
-	}
-}
-
-// ModelNotFound refuses a model the session does not serve, in the codec's
-// words, naming those it does.
-func ModelNotFound(x *provider.Exchange, model string) *apierr.Error {
-	return x.Codec.ModelNotFound(model, x.Models(), len(x.Runtime.Settings().Models) > 0)
-}
-
-// Find finds the reply to a conversational request: it journals what the
-// request carries, checks that the session serves the model and that the
-// model takes the request (refuse, the codec's own rules, may be nil),
-// checks the session's rate limits and chaos rules (see guard), and
-// reserves the reply of the first scenario that answers and settles it.
-// It returns instead the response to send when there is no reply to
-// render.
-func Find(x *provider.Exchange, norm *scenario.Request, refuse func() *apierr.Error) (*runtime.Reservation, scenario.Reply, *provider.Response) {
-	RecordRequest(x, norm)
-	if !x.Serves(norm.Model) {
-		return nil, scenario.Reply{}, &provider.Response{Err: ModelNotFound(x, norm.Model)}
-	}
-	if refuse != nil {
-		if err := refuse(); err != nil {
-			return nil, scenario.Reply{}, &provider.Response{Err: err}
-		}
-	}
-	if res, reply, out, done := guard(x, norm); done {
+// find finds the reply to a request whose model is admitted: the guard
+// (see guard), then the reply of the first scenario that answers,
+// reserved and settled (steps 6 and 7). It returns instead the response
+// to send when there is no reply to render.
+func find(x *provider.Exchange, req *scenario.Request) (*runtime.Reservation, scenario.Reply, *provider.Response) {
+	if res, reply, out, done := guard(x, req); done {
 		return res, reply, out
 	}
-	return reserve(x, norm)
-}
-
-// reserve is Find for a request whose model is checked.
-func reserve(x *provider.Exchange, norm *scenario.Request) (*runtime.Reservation, scenario.Reply, *provider.Response) {
-	res, err := x.Runtime.ReserveAfter(norm, x.Request.Header.Get(httpx.HeaderConversation), x.Earlier)
-	x.Entry.Conversation, x.Entry.Generation, x.Entry.Turn = norm.Conversation, norm.Generation, norm.Turn
+	res, err := x.Runtime.ReserveAfter(req, x.Request.Header.Get(httpx.HeaderConversation), x.Earlier)
+	x.Entry.Conversation, x.Entry.Generation, x.Entry.Turn = req.Conversation, req.Generation, req.Turn
 	if err != nil {
 		x.Entry.Tried = err.Tried
 		return nil, scenario.Reply{}, &provider.Response{Err: err}
 	}
 	x.Entry.Scenario = res.Scenario
-	reply, refused := Settle(x, res, norm)
+	reply, refused := settle(x, res, req)
 	return res, reply, refused
 }
 
-// Settle turns a reservation into the reply to render: the scripted one,
+// Scripted reserves the reply of the first scenario that scripts req, a
+// request that is no conversation (embeddings), and settles it (see
+// settle); it returns no reservation when no scenario scripts it, and
+// instead of a reply the response to send when there is none to use.
+func Scripted(x *provider.Exchange, req *scenario.Request) (*runtime.Reservation, scenario.Reply, *provider.Response) {
+	res := x.Runtime.ReserveScripted(req, x.Request.Header.Get(httpx.HeaderConversation))
+	if res == nil {
+		return nil, scenario.Reply{}, nil
+	}
+	x.Entry.Scenario = res.Scenario
+	x.Entry.Conversation, x.Entry.Generation, x.Entry.Turn = req.Conversation, req.Generation, req.Turn
+	reply, refused := settle(x, res, req)
+	return res, reply, refused
+}
+
+// settle turns a reservation into the reply to render: the scripted one,
 // or what its Go responder computes from req, held back for its delay. It
 // returns instead the response to send when there is no answer to render:
 // the client left during the delay (the reply goes back to its queue), the
 // responder failed, the reply hung until the client left, or the reply is
 // a scripted error. A reply's fault, in-stream error and pacing go on x
 // for the HTTP core (see settleFault).
-func Settle(x *provider.Exchange, res *runtime.Reservation, req *scenario.Request) (scenario.Reply, *provider.Response) {
+func settle(x *provider.Exchange, res *runtime.Reservation, req *scenario.Request) (scenario.Reply, *provider.Response) {
 	journalReply(&x.Entry, res)
 	reply, err := resolve(res, req)
 	if err != nil {

@@ -1,0 +1,139 @@
+package anthropic
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+
+	"github.com/llmtestserver/llmtestserver/internal/answer"
+	"github.com/llmtestserver/llmtestserver/internal/apierr"
+	"github.com/llmtestserver/llmtestserver/internal/provider"
+	"github.com/llmtestserver/llmtestserver/internal/runtime"
+	"github.com/llmtestserver/llmtestserver/scenario"
+)
+
+// messagesTurn is one POST /v1/messages (or, counting, one POST
+// /v1/messages/count_tokens) on the core's pipeline (see answer.Turn).
+type messagesTurn struct {
+	x    *provider.Exchange
+	req  *MessagesRequest
+	norm *scenario.Request
+	// counting says the turn only counts its prompt: the model's rules,
+	// which limit what it generates, do not apply.
+	counting bool
+}
+
+var _ answer.Turn = (*messagesTurn)(nil)
+
+// decodeMessages is the answer.Decoder of POST /v1/messages.
+func decodeMessages(x *provider.Exchange, body []byte) (answer.Turn, *apierr.Error) {
+	req, err := DecodeMessages(body)
+	if err != nil {
+		return nil, err
+	}
+	return &messagesTurn{x: x, req: req, norm: req.Normalize()}, nil
+}
+
+// decodeCountTokens is the answer.Decoder of POST
+// /v1/messages/count_tokens, whose body is a message's without max_tokens.
+func decodeCountTokens(x *provider.Exchange, body []byte) (answer.Turn, *apierr.Error) {
+	req, err := DecodeCountTokens(body)
+	if err != nil {
+		return nil, err
+	}
+	return &messagesTurn{x: x, req: req, norm: req.Normalize(), counting: true}, nil
+}
+
+// countTokens is the body of POST /v1/messages/count_tokens.
+type countTokens struct {
+	InputTokens int `json:"input_tokens"`
+}
+
+// countBody answers POST /v1/messages/count_tokens: the prompt's tokens
+// exactly as /v1/messages counts them in its usage (input, cache creation
+// and cache read together).
+func countBody(n int) any { return countTokens{InputTokens: n} }
+
+func (t *messagesTurn) Request() *scenario.Request { return t.norm }
+
+func (t *messagesTurn) Ignored() []string { return t.req.Unknown }
+
+// Rules refuses what the model's own limits refuse, as the real API checks
+// them; a model outside the catalog has none.
+func (t *messagesTurn) Rules() *apierr.Error {
+	if info, ok := Lookup(t.req.Model); ok && !t.counting {
+		return t.req.CheckModel(info)
+	}
+	return nil
+}
+
+// cacheLookback is how many blocks before a breakpoint Anthropic's cache
+// lookup checks for an earlier hit ("about 20", as its documentation says).
+const cacheLookback = 20
+
+// Prompt cuts the prompt into the blocks the cache compares, counted with
+// the stand-in tokenizer (o200k_base: Claude's own is not public), with
+// the breakpoints cache_control sets on them and the model's rule for
+// them.
+func (t *messagesTurn) Prompt(ctx context.Context) (answer.Prompt, error) {
+	parts := t.req.PromptParts()
+	c := answer.Counter{Ctx: ctx, Model: t.req.Model}
+	p := answer.Prompt{Segments: make([]runtime.PromptSegment, len(parts))}
+	for i, part := range parts {
+		p.Segments[i] = runtime.PromptSegment{Text: part.Key, Tokens: part.Tokens + c.Count(part.Text)}
+		if part.Breakpoint {
+			p.Cache.Breakpoints = append(p.Cache.Breakpoints, runtime.Breakpoint{Segment: i, TTL: part.TTL})
+		}
+	}
+	p.Cache.Rule = runtime.BreakpointRule{MinTokens: minCacheTokens(t.req.Model), Lookback: cacheLookback}
+	if info, ok := Lookup(t.req.Model); ok {
+		p.Window = info.ContextWindow
+	}
+	return p, c.Err
+}
+
+// minCacheTokens is the shortest prefix a breakpoint caches for model; a
+// model outside the catalog gets the smallest floor of the current ones.
+func minCacheTokens(model string) int {
+	if info, ok := Lookup(model); ok {
+		return info.MinCacheTokens
+	}
+	return 1024
+}
+
+func (t *messagesTurn) TooLong(n int) *apierr.Error {
+	window := 0
+	if info, ok := Lookup(t.req.Model); ok {
+		window = info.ContextWindow
+	}
+	return PromptTooLong(n, t.norm.MaxOutputTokens, window)
+}
+
+// Spec shapes the message's IDs; the real API shows no reasoning unless
+// the request enables thinking.
+func (t *messagesTurn) Spec(reply *scenario.Reply) answer.Spec {
+	if !t.req.ThinkingEnabled() {
+		reply.Thinking = ""
+	}
+	return answer.Spec{ID: t.x.Runtime.NewID("msg_01", 22), ToolCallPrefix: "toolu_01", ToolCallIDLength: 22}
+}
+
+func (t *messagesTurn) Render(a *provider.Answer, _ *scenario.Reply, s answer.Stream) answer.Rendered {
+	if a.Thinking != "" {
+		a.ThinkingSignature = signature(a.Thinking)
+	}
+	if !t.req.Stream {
+		return answer.Rendered{JSON: NewMessage(a)}
+	}
+	return answer.Rendered{SSE: NewStream(a, s.Split, s.TokensPerChunk)}
+}
+
+// Delivered keeps nothing: the Messages API stores no message.
+func (t *messagesTurn) Delivered(*apierr.Error) func() { return nil }
+
+// signature is the signature of a thinking block: opaque to clients, which
+// send it back unchanged, and the same for the same thinking.
+func signature(thinking string) string {
+	sum := sha256.Sum256([]byte("llmtestserver thinking\x00" + thinking))
+	return base64.StdEncoding.EncodeToString(append(sum[:], sum[:]...))
+}
