@@ -15,3 +15,6 @@ var Find = find
 
 // CheckContext is checkContext for the package's external tests.
 var CheckContext = checkContext
+
+// CutAtStop is cutAtStop for the package's external tests.
+var CutAtStop = cutAtStop

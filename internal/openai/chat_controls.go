@@ -84,23 +84,6 @@ func reportedTier(asked string) (string, bool) {
 	return "", false
 }
 
-// quotedList words a list as the API's enum errors do:
-// 'a', 'b', and 'c'.
-func quotedList(values []string) string {
-	out := ""
-	for i, v := range values {
-		switch {
-		case i == 0:
-		case i == len(values)-1:
-			out += ", and "
-		default:
-			out += ", "
-		}
-		out += "'" + v + "'"
-	}
-	return out
-}
-
 // decodeStop reads stop: null, a string, or an array of at most four
 // strings. Empty sequences stop nothing and are dropped. The array limit
 // uses the API's usual wording for array_above_max_length; the type errors

@@ -8,8 +8,6 @@ import (
 	oai "github.com/openai/openai-go/v3"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
 // A splitter that cuts characters apart: every chunk still shows whole
@@ -66,23 +64,5 @@ func TestDecodeStop(t *testing.T) {
 		_, err := decodeStop(json.RawMessage(raw))
 		require.NotNil(t, err, raw)
 		assert.Equal(t, code, err.Code, raw)
-	}
-}
-
-// A reply cut at a stop sequence stopped there: a scripted finish reason
-// gives way to stop, but for content_filter; the tool calls after are gone.
-func TestCutAtStopFinishes(t *testing.T) {
-	calls := []scenario.ToolCall{{Name: "f"}}
-	r := scenario.Reply{Text: "one END two", ToolCalls: calls, FinishReason: scenario.FinishToolCalls}
-	if !cutAtStop(&r, []string{"END"}) || r.Text != "one " || r.ToolCalls != nil || r.FinishReason != "" {
-		t.Errorf("cut reply = %+v", r)
-	}
-	r = scenario.Reply{Text: "one END two", FinishReason: scenario.FinishContentFilter}
-	if !cutAtStop(&r, []string{"END"}) || r.FinishReason != scenario.FinishContentFilter {
-		t.Errorf("cut content_filter reply = %+v", r)
-	}
-	r = scenario.Reply{Text: "no stop here", FinishReason: scenario.FinishLength}
-	if cutAtStop(&r, []string{"END"}) || r.FinishReason != scenario.FinishLength {
-		t.Errorf("uncut reply = %+v", r)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
-	"regexp"
 	"strings"
 
 	"github.com/llmtestserver/llmtestserver/internal/provider"
@@ -219,11 +218,6 @@ func indexMessageError(body []byte, err *Error) *Error {
 	return err
 }
 
-// contentError carries a precise API error out of a nested UnmarshalJSON.
-type contentError struct{ apiError *Error }
-
-func (e *contentError) Error() string { return e.apiError.Message }
-
 func contentTypeError(got string) error {
 	return &contentError{InvalidType("messages.content", "a string or an array of content parts", got)}
 }
@@ -268,20 +262,8 @@ func (c *MessageContent) UnmarshalJSON(data []byte) error {
 	}
 }
 
-// present reports whether a raw field was sent with a non-null value.
-func present(raw json.RawMessage) bool {
-	k := provider.JSONKind(raw)
-	return k != "" && k != "null"
-}
-
 // roles the Chat Completions API accepts, in the order its errors list them.
 var chatRoles = []string{"system", "assistant", "user", "function", "tool", "developer"}
-
-// namePattern is the pattern the API applies to function, custom tool and
-// schema names (https://platform.openai.com/docs/api-reference/chat/create).
-var namePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
-
-const maxNameLength = 64
 
 // DecodeChatRequest decodes and validates a chat completion body the way the
 // real API does, before any model lookup. The checks, in order: JSON shape

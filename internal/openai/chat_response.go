@@ -66,35 +66,6 @@ type OutputToolCall struct {
 	Function FunctionCall `json:"function"`
 }
 
-// Usage is a chat completion's token accounting.
-type Usage struct {
-	PromptTokens            int                     `json:"prompt_tokens"`
-	CompletionTokens        int                     `json:"completion_tokens"`
-	TotalTokens             int                     `json:"total_tokens"`
-	PromptTokensDetails     PromptTokensDetails     `json:"prompt_tokens_details"`
-	CompletionTokensDetails CompletionTokensDetails `json:"completion_tokens_details"`
-}
-
-// PromptTokensDetails breaks prompt tokens down. CachedTokens is part of
-// PromptTokens, as in the real API.
-type PromptTokensDetails struct {
-	CachedTokens int `json:"cached_tokens"`
-	AudioTokens  int `json:"audio_tokens"`
-}
-
-// CompletionTokensDetails breaks completion tokens down.
-type CompletionTokensDetails struct {
-	ReasoningTokens          int `json:"reasoning_tokens"`
-	AudioTokens              int `json:"audio_tokens"`
-	AcceptedPredictionTokens int `json:"accepted_prediction_tokens"`
-	RejectedPredictionTokens int `json:"rejected_prediction_tokens"`
-}
-
-// NewUsage fills the totals from the two counts.
-func NewUsage(prompt, completion int) Usage {
-	return Usage{PromptTokens: prompt, CompletionTokens: completion, TotalTokens: prompt + completion}
-}
-
 // ChatAnswer is what the server answers, independent of streaming. At most
 // one of Text (optionally with ToolCalls), ToolCalls and Refusal is
 // expected; every choice of the answer is the same.
@@ -301,4 +272,23 @@ func (j *jsonWriter) flush() {
 		_, j.err = j.w.Write(j.buf)
 	}
 	j.buf = j.buf[:0]
+}
+
+// choiceLogprobs renders a choice's logprobs object: content lists the
+// tokens of the text; refusal those of a refusal, content then null; both
+// null for an answer that only calls tools (inferred: the real body of
+// that case is not confirmed).
+func choiceLogprobs(text, refusal string, calls bool, split func(string) []string, top int) json.RawMessage {
+	out := []byte(`{"content":`)
+	switch {
+	case refusal != "":
+		out = append(out, `null,"refusal":`...)
+		out = appendTokenLogprobs(out, logprobTokens(refusal, split), 0, top)
+		return append(out, '}')
+	case text == "" && calls:
+		out = append(out, "null"...)
+	default:
+		out = appendTokenLogprobs(out, logprobTokens(text, split), 0, top)
+	}
+	return append(out, `,"refusal":null}`...)
 }

@@ -1,11 +1,9 @@
 package openai
 
 import (
-	"encoding/base64"
 	"fmt"
 	"net/http"
-	"net/url"
-	"strings"
+	"slices"
 )
 
 // chatKnobs are the sampling and output knobs of a chat request that only
@@ -126,7 +124,7 @@ func (r *ChatRequest) validateContentParts() *Error {
 		}
 		for j, p := range m.Content.Parts {
 			at := fmt.Sprintf("messages[%d].content[%d]", i, j)
-			if !contains(allowed, p.Type) {
+			if !slices.Contains(allowed, p.Type) {
 				return invalidValue(at+".type", p.Type, allowed)
 			}
 			switch p.Type {
@@ -147,35 +145,6 @@ func (r *ChatRequest) validateContentParts() *Error {
 	return nil
 }
 
-// badImageURL says why an image URL is neither an http(s) URL nor a
-// base64 data URL with an image MIME type, in the API's words (seen for a
-// value without the data: prefix and for empty bytes), or "" when it is
-// good.
-func badImageURL(s string) string {
-	const expected = "Expected a base64-encoded data URL with an image MIME type (e.g. 'data:image/png;base64,aW1nIGJ5dGVzIGhlcmU='), but got "
-	if u, err := url.Parse(s); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
-		return ""
-	}
-	rest, ok := strings.CutPrefix(s, "data:")
-	if !ok {
-		return expected + "a value without the 'data:' prefix."
-	}
-	meta, data, ok := strings.Cut(rest, ",")
-	if !ok || !strings.HasPrefix(meta, "image/") || !strings.HasSuffix(meta, ";base64") {
-		// Inferred wording for a data URL of another kind.
-		return expected + "a data URL without an image MIME type and base64 encoding."
-	}
-	if data == "" {
-		return expected + "empty base64-encoded bytes."
-	}
-	if _, err := base64.StdEncoding.DecodeString(data); err != nil {
-		if _, err := base64.RawStdEncoding.DecodeString(data); err != nil {
-			return expected + "invalid base64-encoded bytes." // inferred wording
-		}
-	}
-	return ""
-}
-
 // validateJSONWord refuses json_object without the word "json" in any
 // message, as the real API does (seen).
 func (r *ChatRequest) validateJSONWord() *Error {
@@ -191,4 +160,75 @@ func (r *ChatRequest) validateJSONWord() *Error {
 		"'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.")
 }
 
-func mentionsJSON(s string) bool { return strings.Contains(strings.ToLower(s), "json") }
+// chatModelRules applies the model's rules to a chat request's sampling
+// knobs:
+//   - reasoning models take only the default temperature and top_p (1),
+//     unless they answer at effort none (gpt-5.1 on, by default), where
+//     OpenAI documents that sampling works as for other models:
+//     "Unsupported value: 'temperature' does not support 0.5 with this
+//     model. Only the default (1) value is supported.", code
+//     unsupported_value (seen for temperature; top_p worded the same is
+//     inferred);
+//   - other models do not know reasoning_effort: the real API answers it
+//     as an unknown argument (seen for gpt-4o-mini), unless it is null;
+//   - audio in modalities needs an audio model (the wording is inferred);
+//   - reasoning models before gpt-5.5 take no stop sequences (see
+//     takesStop), nor an effort they do not take (checkEffort).
+func chatModelRules(model string, k *chatKnobs, stops []string) *Error {
+	info, ok := familyOf(model)
+	if !ok {
+		return nil
+	}
+	kind := info.Kind
+	if len(stops) > 0 && !takesStop(info) {
+		return unsupportedWithModel("stop")
+	}
+	requested := ""
+	if k.ReasoningEffort != nil {
+		requested = *k.ReasoningEffort
+	}
+	if kind == KindReasoning {
+		if err := checkEffort(info, model, requested, false); err != nil {
+			return err
+		}
+	}
+	if kind == KindReasoning && effectiveEffort(info.ID, requested) != "none" {
+		for _, p := range []struct {
+			name string
+			v    *float64
+		}{{"temperature", k.Temperature}, {"top_p", k.TopP}} {
+			if p.v != nil && *p.v != 1 {
+				return invalidRequest(http.StatusBadRequest, "unsupported_value", p.name,
+					"Unsupported value: '%s' does not support %s with this model. Only the default (1) value is supported.", p.name, formatNumber(*p.v))
+			}
+		}
+	}
+	if kind != KindReasoning && k.ReasoningEffort != nil {
+		return invalidRequest(http.StatusBadRequest, "", "", "Unrecognized request argument supplied: reasoning_effort")
+	}
+	for _, m := range k.Modalities {
+		if m == "audio" && !supportsAudio(model) {
+			return invalidRequest(http.StatusBadRequest, "invalid_value", "modalities",
+				"Invalid value: 'audio'. This model does not support audio output.")
+		}
+	}
+	return nil
+}
+
+// validateStrictSchemas checks the strict response format and the strict
+// function tools of a chat request.
+func (r *ChatRequest) validateStrictSchemas() *Error {
+	if rf := r.responseFormat; rf != nil && rf.Type == "json_schema" && rf.Strict && len(rf.Schema) > 0 {
+		if err := strictSchemaError("response_format", rf.Name, "response_format", "", rf.Schema); err != nil {
+			return err
+		}
+	}
+	for i, t := range r.Tools {
+		if f := t.Function; t.Type == "function" && f != nil {
+			if err := strictToolError(f.Name, fmt.Sprintf("tools[%d].function.parameters", i), f.Strict, f.Parameters); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/llmtestserver/llmtestserver/internal/tokens"
 	"github.com/llmtestserver/llmtestserver/scenario"
@@ -286,3 +287,9 @@ func newCursorList[T any](page []T, more bool, id func(*T) string) *CursorList[T
 	}
 	return l
 }
+
+// StoredKind implements runtime.Described.
+func (c *StoredChat) StoredKind() string { return "chat.completion" }
+
+// StoredCreated implements runtime.Described.
+func (c *StoredChat) StoredCreated() time.Time { return time.Unix(c.Answer.Created, 0).UTC() }

@@ -2,11 +2,10 @@ package openai
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/llmtestserver/llmtestserver/internal/provider"
 	"github.com/llmtestserver/llmtestserver/scenario"
@@ -19,19 +18,6 @@ func isChatRole(role string) bool {
 		}
 	}
 	return false
-}
-
-// checkName applies the API's name rules to a function, tool or schema name.
-func checkName(param, name string) *Error {
-	if n := utf8.RuneCountInString(name); n > maxNameLength {
-		return invalidRequest(http.StatusBadRequest, "string_above_max_length", param,
-			"Invalid '%s': string too long. Expected a string with maximum length %d, but got a string with length %d instead.", param, maxNameLength, n)
-	}
-	if !namePattern.MatchString(name) {
-		return invalidRequest(http.StatusBadRequest, "invalid_value", param,
-			"Invalid '%s': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.", param)
-	}
-	return nil
 }
 
 func (r *ChatRequest) validateTools() *Error {
@@ -91,26 +77,6 @@ func (r *ChatRequest) offers(typ, name string) bool {
 		}
 	}
 	return false
-}
-
-// decodeField decodes a raw field, turning type errors into the API's
-// invalid_type naming the nested field.
-func decodeField(param string, raw json.RawMessage, v any) *Error {
-	err := json.Unmarshal(raw, v)
-	if err == nil {
-		return nil
-	}
-	var typeErr *json.UnmarshalTypeError
-	if errors.As(err, &typeErr) && typeErr.Type != nil {
-		switch {
-		case typeErr.Field != "" && param == "":
-			param = typeErr.Field
-		case typeErr.Field != "":
-			param += "." + typeErr.Field
-		}
-		return InvalidType(param, describeGoType(typeErr.Type.Kind().String()), describeJSONValue(typeErr.Value))
-	}
-	return InvalidType(param, "an object", describeJSONValue(provider.JSONKind(raw)))
 }
 
 // wireToolChoice is the object form of tool_choice.
@@ -338,7 +304,7 @@ func validateToolTurns(msgs []ChatMessage) *Error {
 	for i, m := range msgs {
 		switch m.Role {
 		case "tool":
-			at := indexOf(open, m.ToolCallID)
+			at := slices.Index(open, m.ToolCallID)
 			if openAt < 0 || at < 0 && !answered(msgs[openAt], m.ToolCallID) {
 				return invalidRequest(http.StatusBadRequest, "", fmt.Sprintf("messages.[%d].role", i),
 					"Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.")
@@ -385,13 +351,4 @@ func answered(m ChatMessage, id string) bool {
 		}
 	}
 	return false
-}
-
-func indexOf(list []string, s string) int {
-	for i, v := range list {
-		if v == s {
-			return i
-		}
-	}
-	return -1
 }

@@ -85,24 +85,6 @@ func (t *chatTurn) Delivered(failure *apierr.Error) func() {
 	return func() { t.x.Runtime.Store(stored) }
 }
 
-// notAChatModel refuses, as the real API does, a catalog model that is no
-// chat model (an embedding or video model) on a conversational route.
-func notAChatModel(x *provider.Exchange, model string) *apierr.Error {
-	if info, ok := LookupModel(model); ok && info.Kind != KindChat && info.Kind != KindReasoning {
-		return NotAChatModel(x.Request.URL.Path)
-	}
-	return nil
-}
-
-// contextWindow is the context window of a catalog model, and 0 (no check)
-// for a model the catalog does not know.
-func contextWindow(model string) int {
-	if info, ok := LookupModel(model); ok {
-		return info.ContextWindow
-	}
-	return 0
-}
-
 // chatAnswer renders a neutral answer as a chat answer with n choices.
 // finish is the reply's own finish reason: a scripted one is sent as the
 // script says it, in OpenAI's words.
@@ -115,19 +97,11 @@ func chatAnswer(a *provider.Answer, n int, scripted string) *ChatAnswer {
 	return ca
 }
 
-// finishReason is OpenAI's word for a finish kind. OpenAI has no finish
-// reason for a refusal: the real API stops a refused answer with "stop".
-func finishReason(k scenario.FinishKind) string {
-	if k == scenario.FinishRefusal {
-		return "stop"
+// chatReasoningRule is reasoningRule for a Chat Completions request: the
+// effort is its reasoning_effort, for a reasoning model.
+func chatReasoningRule(req *ChatRequest) func(visible int) int {
+	if !isReasoningModel(req.Model) {
+		return nil
 	}
-	return k
-}
-
-// usageOf is a neutral usage in Chat Completions' words.
-func usageOf(u provider.Usage) Usage {
-	out := NewUsage(u.Input, u.Output)
-	out.PromptTokensDetails.CachedTokens = u.CacheRead
-	out.CompletionTokensDetails.ReasoningTokens = u.Reasoning
-	return out
+	return reasoningRule(req.Model, req.reasoningEffort)
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 )
 
 // conversationOverhead is what one stored conversation costs beyond its
@@ -178,3 +179,9 @@ func detachMetadata(m map[string]string) map[string]string {
 	}
 	return out
 }
+
+// StoredKind implements runtime.Described.
+func (c *StoredConversation) StoredKind() string { return "conversation" }
+
+// StoredCreated implements runtime.Described.
+func (c *StoredConversation) StoredCreated() time.Time { return time.Unix(c.CreatedAt, 0).UTC() }

@@ -63,3 +63,8 @@ func describeJSONValue(v string) string {
 		return v
 	}
 }
+
+// contentError carries a precise API error out of a nested UnmarshalJSON.
+type contentError struct{ apiError *Error }
+
+func (e *contentError) Error() string { return e.apiError.Message }

@@ -3,6 +3,7 @@ package openai
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strconv"
 )
 
@@ -197,7 +198,7 @@ func topMembers(body []byte, names ...string) map[string]json.RawMessage {
 	out := make(map[string]json.RawMessage)
 	ok := w.members(func(k string) bool {
 		v, ok := w.skipValue()
-		if ok && contains(names, k) {
+		if ok && slices.Contains(names, k) {
 			out[k] = v
 		}
 		return ok

@@ -41,3 +41,8 @@ func checkMetadata(m map[string]string) *Error {
 	}
 	return nil
 }
+
+// metadataOverhead is what one metadata entry a record keeps costs beyond
+// the bytes of its key and value (a stored response's echo, a stored chat
+// completion's).
+const metadataOverhead = 64

@@ -1,6 +1,9 @@
 package openai
 
-import "net/http"
+import (
+	"net/http"
+	"slices"
+)
 
 // modelEfforts are the reasoning efforts each model takes, where the real
 // API's refusals name them: gpt-5.1 "Supported values are: 'none', 'low',
@@ -40,7 +43,7 @@ func effortsOf(info ModelInfo) ([]string, bool) {
 // with code unsupported_value (seen).
 func checkEffort(info ModelInfo, model, effort string, responses bool) *Error {
 	efforts, ok := effortsOf(info)
-	if !ok || effort == "" || contains(efforts, effort) {
+	if !ok || effort == "" || slices.Contains(efforts, effort) {
 		return nil
 	}
 	if responses {

@@ -1,6 +1,11 @@
 package openai
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/llmtestserver/llmtestserver/internal/apierr"
+	"github.com/llmtestserver/llmtestserver/internal/provider"
+)
 
 // Model is one entry of GET /v1/models. It carries only the four fields the
 // real API sends; the rest of what the server knows about a model is in
@@ -170,4 +175,22 @@ func describe(id string) Model {
 		return Model{ID: m.ID, Object: "model", Created: m.Created, OwnedBy: m.OwnedBy}
 	}
 	return Model{ID: id, Object: "model", OwnedBy: "organization-owner"}
+}
+
+// contextWindow is the context window of a catalog model, and 0 (no check)
+// for a model the catalog does not know.
+func contextWindow(model string) int {
+	if info, ok := LookupModel(model); ok {
+		return info.ContextWindow
+	}
+	return 0
+}
+
+// notAChatModel refuses, as the real API does, a catalog model that is no
+// chat model (an embedding or video model) on a conversational route.
+func notAChatModel(x *provider.Exchange, model string) *apierr.Error {
+	if info, ok := LookupModel(model); ok && info.Kind != KindChat && info.Kind != KindReasoning {
+		return NotAChatModel(x.Request.URL.Path)
+	}
+	return nil
 }

@@ -3,8 +3,6 @@ package openai
 import (
 	"net/http"
 	"strconv"
-
-	"github.com/llmtestserver/llmtestserver/internal/provider"
 )
 
 // Paging limits of the API's cursor lists (input_items, conversation
@@ -96,20 +94,4 @@ func pageOf[T any](list []T, id func(*T) string, p pageQuery, afterMissing strin
 	}
 	end := min(start+p.limit, len(ordered))
 	return ordered[start:end], end < len(ordered), nil
-}
-
-// itemPage answers a list request for items (input_items, a
-// conversation's items): the page its query asks for, newest first by
-// default, in the item list envelope. afterMissing words an after that
-// names no item (see pageOf).
-func itemPage(r *http.Request, items []Item, afterMissing string) provider.Response {
-	p, err := readPageQuery(r, true)
-	if err != nil {
-		return provider.Response{Err: err}
-	}
-	page, more, err := pageOf(items, func(it *Item) string { return it.ID }, p, afterMissing)
-	if err != nil {
-		return provider.Response{Err: err}
-	}
-	return provider.Response{JSON: NewItemList(page, more)}
 }

@@ -89,15 +89,6 @@ func reasoningRule(model, effort string) func(visible int) int {
 	return func(visible int) int { return max(visible*r.factor, r.floor) }
 }
 
-// chatReasoningRule is reasoningRule for a Chat Completions request: the
-// effort is its reasoning_effort, for a reasoning model.
-func chatReasoningRule(req *ChatRequest) func(visible int) int {
-	if !isReasoningModel(req.Model) {
-		return nil
-	}
-	return reasoningRule(req.Model, req.reasoningEffort)
-}
-
 // summaryParts cuts a reply's Thinking into the parts of a reasoning
 // summary: a new part starts at each blank line followed by "**", as each
 // part of a real summary opens with a bold title. An empty Thinking has no

@@ -2,6 +2,7 @@ package openai
 
 import (
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/llmtestserver/llmtestserver/internal/runtime"
@@ -117,15 +118,8 @@ func (s *Summary) size() int64 {
 	return int64(len(s.System)) + ItemsSize(s.Pending)
 }
 
-// lookup returns the record id of rt's history if it is a T: the history
-// keeps stored responses, conversations and stored chat completions side by
-// side, and an ID of one kind never answers for another.
-func lookup[T runtime.Stored](rt *runtime.Runtime, id string) (T, bool) {
-	s, ok := rt.Lookup(id)
-	if !ok {
-		var zero T
-		return zero, false
-	}
-	r, ok := s.(T)
-	return r, ok
-}
+// StoredKind implements runtime.Described.
+func (r *StoredResponse) StoredKind() string { return "response" }
+
+// StoredCreated implements runtime.Described.
+func (r *StoredResponse) StoredCreated() time.Time { return time.Unix(r.Answer.CreatedAt, 0).UTC() }

@@ -3,7 +3,10 @@ package openai
 import (
 	"bytes"
 	"encoding/json"
+	"net/http"
 	"strings"
+
+	"github.com/llmtestserver/llmtestserver/internal/provider"
 )
 
 // Item is one conversation item of the Responses API in normalized form:
@@ -258,4 +261,20 @@ type ResponseDeleted struct {
 // NewResponseDeleted is the deletion body for response id.
 func NewResponseDeleted(id string) *ResponseDeleted {
 	return &ResponseDeleted{ID: id, Object: "response", Deleted: true}
+}
+
+// itemPage answers a list request for items (input_items, a
+// conversation's items): the page its query asks for, newest first by
+// default, in the item list envelope. afterMissing words an after that
+// names no item (see pageOf).
+func itemPage(r *http.Request, items []Item, afterMissing string) provider.Response {
+	p, err := readPageQuery(r, true)
+	if err != nil {
+		return provider.Response{Err: err}
+	}
+	page, more, err := pageOf(items, func(it *Item) string { return it.ID }, p, afterMissing)
+	if err != nil {
+		return provider.Response{Err: err}
+	}
+	return provider.Response{JSON: NewItemList(page, more)}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/llmtestserver/llmtestserver/internal/provider"
@@ -108,28 +109,6 @@ var (
 	assistantPartTypes = []string{"output_text", "refusal"}
 	outputPartTypes    = []string{"input_text", "input_image", "input_file"}
 )
-
-// supported renders the API's "Supported values are: 'a', 'b', and 'c'."
-func supported(values []string) string {
-	q := make([]string, len(values))
-	for i, v := range values {
-		q[i] = "'" + v + "'"
-	}
-	switch len(q) {
-	case 1:
-		return q[0]
-	case 2:
-		return q[0] + " and " + q[1]
-	}
-	return strings.Join(q[:len(q)-1], ", ") + ", and " + q[len(q)-1]
-}
-
-func invalidValue(param, value string, values []string) *Error {
-	return invalidRequest(http.StatusBadRequest, "invalid_value", param,
-		"Invalid value: '%s'. Supported values are: %s.", value, supported(values))
-}
-
-func contains(list []string, s string) bool { return indexOf(list, s) >= 0 }
 
 // DecodeResponsesRequest decodes and validates a POST /v1/responses body the
 // way the real API does, before any model lookup or history access. The
@@ -280,7 +259,7 @@ func decodeItem(at string, data json.RawMessage) (Item, *Error) {
 		typ = ""
 		_ = json.Unmarshal(t, &typ) // a non-string type reads as '', as the API reports it
 	}
-	if !contains(responsesItemTypes, typ) {
+	if !slices.Contains(responsesItemTypes, typ) {
 		return Item{}, invalidValue(at, typ, responsesItemTypes)
 	}
 	it := Item{Type: typ}
@@ -328,7 +307,7 @@ func decodeItem(at string, data json.RawMessage) (Item, *Error) {
 
 func decodeMessageItem(o rawObject, it *Item) *Error {
 	role, _ := o.str("role") // a non-string role reads as '' below
-	if !contains(responsesRoles, role) {
+	if !slices.Contains(responsesRoles, role) {
 		return invalidValue(o.at, role, responsesRoles)
 	}
 	it.Role = role
@@ -399,10 +378,10 @@ func decodeParts(at string, data json.RawMessage, allowed []string) ([]ItemPart,
 			return nil, err
 		}
 		typ, _ := o.str("type") // a non-string type reads as ''
-		if !contains(contentPartTypes, typ) {
+		if !slices.Contains(contentPartTypes, typ) {
 			return nil, invalidValue(o.param("type"), typ, contentPartTypes)
 		}
-		if !contains(allowed, typ) {
+		if !slices.Contains(allowed, typ) {
 			return nil, invalidValue(pat, typ, allowed)
 		}
 		p := ItemPart{Type: typ}
@@ -545,7 +524,7 @@ func (r *ResponsesRequest) decodeText() *Error {
 	if r.verbosity, err = o.str("verbosity"); err != nil {
 		return err
 	}
-	if r.verbosity != "" && !contains([]string{"low", "medium", "high"}, r.verbosity) {
+	if r.verbosity != "" && !slices.Contains([]string{"low", "medium", "high"}, r.verbosity) {
 		return invalidValue("text.verbosity", r.verbosity, []string{"low", "medium", "high"})
 	}
 	if !o.has("format") {
@@ -633,11 +612,6 @@ func (r *ResponsesRequest) validateBounds() *Error {
 		return err
 	}
 	return decimalRange("top_p", r.TopP, 1)
-}
-
-func integerBelow(param string, minimum, got int64) *Error {
-	return invalidRequest(http.StatusBadRequest, "integer_below_min_value", param,
-		"Invalid '%s': integer below minimum value. Expected a value >= %d, but got %d instead.", param, minimum, got)
 }
 
 func decimalRange(param string, v *float64, maximum float64) *Error {

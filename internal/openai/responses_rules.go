@@ -3,6 +3,7 @@ package openai
 import (
 	"fmt"
 	"net/http"
+	"slices"
 
 	"github.com/llmtestserver/llmtestserver/internal/provider"
 )
@@ -61,7 +62,7 @@ func (r *ResponsesRequest) validateResponsesRules(body []byte) *Error {
 func (r *ResponsesRequest) validateToolTypes() *Error {
 	for i, t := range r.tools {
 		at := fmt.Sprintf("tools[%d]", i)
-		if !contains(responsesToolTypes, t.Type) {
+		if !slices.Contains(responsesToolTypes, t.Type) {
 			return invalidValue(at+".type", t.Type, responsesToolTypes)
 		}
 		need := responsesToolRequired[t.Type]
@@ -107,4 +108,87 @@ func (r *ResponsesRequest) inputItems() []Item {
 		return nil
 	}
 	return r.items
+}
+
+// responsesModelRules applies the model's rules to a Responses request:
+//   - reasoning models refuse a temperature or top_p other than the
+//     default, unless they answer at effort none: "Unsupported
+//     parameter: 'temperature' is not supported with this model.", code
+//     unsupported_parameter (seen for o-series models; that 1 passes, and
+//     top_p worded the same, are inferred);
+//   - other models refuse reasoning.effort: "Unsupported parameter:
+//     'reasoning.effort' is not supported with this model.", code
+//     unsupported_parameter (seen for gpt-4o);
+//   - a reasoning model refuses an effort it does not take (checkEffort).
+func (r *ResponsesRequest) responsesModelRules() *Error {
+	kind, ok := catalogKind(r.Model)
+	if !ok {
+		return nil
+	}
+	if kind == KindReasoning {
+		info, _ := familyOf(r.Model)
+		if err := checkEffort(info, r.Model, r.effort(), true); err != nil {
+			return err
+		}
+		if effectiveEffort(r.Model, r.effort()) == "none" {
+			return nil // reasoning off: sampling as any chat model's
+		}
+		for _, p := range []struct {
+			name string
+			v    *float64
+		}{{"temperature", r.Temperature}, {"top_p", r.TopP}} {
+			if p.v != nil && *p.v != 1 {
+				return unsupportedWithModel(p.name)
+			}
+		}
+		return nil
+	}
+	if r.reasoning.Effort != nil {
+		return unsupportedWithModel("reasoning.effort")
+	}
+	return nil
+}
+
+// validateStrictSchemas checks text.format and the function tools of a
+// Responses request that say strict: true.
+func (r *ResponsesRequest) validateStrictSchemas() *Error {
+	if f := r.format; f != nil && f.Type == "json_schema" && f.Strict {
+		if err := strictSchemaError("response_format", f.Name, "text.format.schema", "invalid_json_schema", f.Schema); err != nil {
+			return err
+		}
+	}
+	for i, t := range r.tools {
+		if t.Type != "function" {
+			continue
+		}
+		if err := strictToolError(t.Name, fmt.Sprintf("tools[%d].parameters", i), t.Strict, t.Parameters); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validateJSONWord refuses text.format json_object without the word "json"
+// in the input messages or the instructions. The wording and the param are
+// inferred from Chat Completions' error (seen), and so is that the
+// instructions count.
+func (r *ResponsesRequest) validateJSONWord() *Error {
+	if r.format == nil || r.format.Type != "json_object" {
+		return nil
+	}
+	if mentionsJSON(r.Instructions) {
+		return nil
+	}
+	for _, it := range r.items {
+		if it.Type == "message" && mentionsJSON(it.Text()) {
+			return nil
+		}
+	}
+	if r.PreviousResponseID != "" || r.conversationID != "" || present(r.Prompt) {
+		// The earlier turns may mention it; this server checks only what
+		// the request itself carries.
+		return nil
+	}
+	return invalidRequest(http.StatusBadRequest, "", "input",
+		"Response input messages must contain the word 'json' in some form to use 'text.format' of type 'json_object'.")
 }

@@ -10,13 +10,13 @@ import (
 // What a kept answer or item costs beyond the bytes of its strings: the
 // structs, slice headers and pointers that hold them. They are rounded-up
 // sizes of the Go values on 64-bit platforms, so that Size is an upper
-// bound of what a history keeps, not a heap measurement.
+// bound of what a history keeps, not a heap measurement (metadataOverhead,
+// one metadata entry of the echo, is shared with stored chat completions).
 const (
 	answerOverhead   = 1 << 10 // ResponseAnswer, its echoed ResponseObject and their pointers
 	itemOverhead     = 256     // one Item
 	partOverhead     = 160     // one ItemPart
 	toolCallOverhead = 96      // one ResponseToolCall
-	metadataOverhead = 64      // one metadata entry of the echo
 )
 
 // Detach returns a copy of a that a history can keep: the settings the

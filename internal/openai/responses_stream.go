@@ -3,7 +3,11 @@ package openai
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"strconv"
+
+	"github.com/llmtestserver/llmtestserver/internal/apierr"
+	"github.com/llmtestserver/llmtestserver/internal/provider"
 )
 
 // Stream renders a as the body of a Responses stream, in the order the real
@@ -198,4 +202,39 @@ type argumentsDone struct {
 	ItemID      string `json:"item_id"`
 	OutputIndex int    `json:"output_index"`
 	Arguments   string `json:"arguments"`
+}
+
+// ResponsesStream is a Responses stream that can fail part-way: its
+// events, and the answer that response.failed reports.
+type ResponsesStream struct {
+	*SSE
+	answer *ResponseAnswer
+}
+
+// NewResponsesStream renders a as its stream (see ResponseAnswer.Stream).
+func NewResponsesStream(a *ResponseAnswer, split func(string) []string, tokensPerChunk int) *ResponsesStream {
+	return &ResponsesStream{SSE: a.Stream(split, tokensPerChunk), answer: a}
+}
+
+// Opening implements provider.FailingStream: a response is announced,
+// response.created and response.in_progress, before it can fail.
+func (s *ResponsesStream) Opening() int { return 2 }
+
+// WriteErrorEvent writes, in place of event i, response.failed with e,
+// numbered as event i.
+func (s *ResponsesStream) WriteErrorEvent(w io.Writer, i int, e *apierr.Error) error {
+	failed := *s.answer
+	failed.Failure = &ResponseError{Code: e.JournalCode(), Message: e.Message}
+	ew := newEventWriter()
+	ew.seq = i
+	ew.emit("response.failed", responseEvent{Response: failed.Object()})
+	_, err := w.Write(ew.sse.Body)
+	return err
+}
+
+// WriteMalformedEvent writes event i, named as it is, with its JSON cut
+// half-way.
+func (s *ResponsesStream) WriteMalformedEvent(w io.Writer, i int) error {
+	_, err := w.Write(provider.Malformed(s.Event(i), ""))
+	return err
 }

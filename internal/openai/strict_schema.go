@@ -3,6 +3,7 @@ package openai
 import (
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/llmtestserver/llmtestserver/internal/jsonschema"
 )
@@ -39,68 +40,6 @@ func strictSchemaError(what, name, param, code string, schema []byte) *Error {
 // takes as an object schema without properties.
 var emptyObjectSchema = []byte(`{"type":"object","properties":{},"additionalProperties":false,"required":[]}`)
 
-// validateStrictSchemas checks the strict response format and the strict
-// function tools of a chat request.
-func (r *ChatRequest) validateStrictSchemas() *Error {
-	if rf := r.responseFormat; rf != nil && rf.Type == "json_schema" && rf.Strict && len(rf.Schema) > 0 {
-		if err := strictSchemaError("response_format", rf.Name, "response_format", "", rf.Schema); err != nil {
-			return err
-		}
-	}
-	for i, t := range r.Tools {
-		if f := t.Function; t.Type == "function" && f != nil {
-			if err := strictToolError(f.Name, fmt.Sprintf("tools[%d].function.parameters", i), f.Strict, f.Parameters); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// validateStrictSchemas checks text.format and the function tools of a
-// Responses request that say strict: true.
-func (r *ResponsesRequest) validateStrictSchemas() *Error {
-	if f := r.format; f != nil && f.Type == "json_schema" && f.Strict {
-		if err := strictSchemaError("response_format", f.Name, "text.format.schema", "invalid_json_schema", f.Schema); err != nil {
-			return err
-		}
-	}
-	for i, t := range r.tools {
-		if t.Type != "function" {
-			continue
-		}
-		if err := strictToolError(t.Name, fmt.Sprintf("tools[%d].parameters", i), t.Strict, t.Parameters); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// validateJSONWord refuses text.format json_object without the word "json"
-// in the input messages or the instructions. The wording and the param are
-// inferred from Chat Completions' error (seen), and so is that the
-// instructions count.
-func (r *ResponsesRequest) validateJSONWord() *Error {
-	if r.format == nil || r.format.Type != "json_object" {
-		return nil
-	}
-	if mentionsJSON(r.Instructions) {
-		return nil
-	}
-	for _, it := range r.items {
-		if it.Type == "message" && mentionsJSON(it.Text()) {
-			return nil
-		}
-	}
-	if r.PreviousResponseID != "" || r.conversationID != "" || present(r.Prompt) {
-		// The earlier turns may mention it; this server checks only what
-		// the request itself carries.
-		return nil
-	}
-	return invalidRequest(http.StatusBadRequest, "", "input",
-		"Response input messages must contain the word 'json' in some form to use 'text.format' of type 'json_object'.")
-}
-
 // strictToolError checks the parameters of function tool name, at param,
 // when strict says strict: true; parameters left out stand for an object
 // without properties.
@@ -113,3 +52,5 @@ func strictToolError(name, param string, strict *bool, parameters []byte) *Error
 	}
 	return strictSchemaError("function", name, param, "invalid_function_parameters", parameters)
 }
+
+func mentionsJSON(s string) bool { return strings.Contains(strings.ToLower(s), "json") }

@@ -9,6 +9,9 @@ import (
 	"unicode/utf8"
 )
 
+// Log probabilities of answers' tokens, made up deterministically, as the
+// Chat Completions and Responses APIs render them.
+
 // Logprobs asks an answer for the log probabilities of its tokens
 // (logprobs: true).
 type Logprobs struct {
@@ -142,25 +145,6 @@ func appendTokenFields(dst []byte, e encodedToken, lp float64) []byte {
 
 func appendLogprob(dst []byte, lp float64) []byte {
 	return strconv.AppendFloat(dst, lp, 'g', -1, 32)
-}
-
-// choiceLogprobs renders a choice's logprobs object: content lists the
-// tokens of the text; refusal those of a refusal, content then null; both
-// null for an answer that only calls tools (inferred: the real body of
-// that case is not confirmed).
-func choiceLogprobs(text, refusal string, calls bool, split func(string) []string, top int) json.RawMessage {
-	out := []byte(`{"content":`)
-	switch {
-	case refusal != "":
-		out = append(out, `null,"refusal":`...)
-		out = appendTokenLogprobs(out, logprobTokens(refusal, split), 0, top)
-		return append(out, '}')
-	case text == "" && calls:
-		out = append(out, "null"...)
-	default:
-		out = appendTokenLogprobs(out, logprobTokens(text, split), 0, top)
-	}
-	return append(out, `,"refusal":null}`...)
 }
 
 // logprobTokens cuts s into the tokens that get log probabilities: split's

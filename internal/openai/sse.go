@@ -1,0 +1,122 @@
+package openai
+
+import (
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// Server-sent events as the OpenAI APIs frame them, and the cutting of a
+// text into chunks of tokens that their streams share.
+
+// SSE is a rendered event stream: Body holds every event, each a "data: "
+// line (after an "event: " line for named events) followed by a blank
+// line, and Ends[i] is the offset in Body just past event i. A server writes
+// its events one at a time (WriteEvent), with a flush and any pacing
+// between them.
+type SSE struct {
+	Body []byte
+	Ends []int
+}
+
+// Len is the number of events.
+func (s *SSE) Len() int { return len(s.Ends) }
+
+// Event returns event i, terminator included.
+func (s *SSE) Event(i int) []byte {
+	start := 0
+	if i > 0 {
+		start = s.Ends[i-1]
+	}
+	return s.Body[start:s.Ends[i]]
+}
+
+// WriteEvent writes event i to w.
+func (s *SSE) WriteEvent(w io.Writer, i int) error {
+	_, err := w.Write(s.Event(i))
+	return err
+}
+
+// span is a range of tokens, [from, to).
+type span struct{ from, to int }
+
+// chunkPieces cuts s into the pieces of successive chunks: the tokens of
+// split (the whole of s when split is nil or its tokens do not rebuild s),
+// merged so that none ends inside a UTF-8 sequence, then grouped per chunks.
+func chunkPieces(s string, split func(string) []string, per int) []string {
+	return chunkTokens(s, split, per, false).pieces
+}
+
+// pieces are the pieces of chunkTokens and, when kept, the tokens they are
+// made of: piece i joins tokens[ends[i-1]:ends[i]].
+type pieces struct {
+	pieces []string
+	tokens []string
+	ends   []int
+}
+
+// span is the range of tokens of piece i.
+func (p *pieces) span(i int) span {
+	if p.ends == nil {
+		return span{}
+	}
+	from := 0
+	if i > 0 {
+		from = p.ends[i-1]
+	}
+	return span{from, p.ends[i]}
+}
+
+// chunkTokens is chunkPieces that also keeps the tokens of each piece when
+// keep is set, for their log probabilities.
+func chunkTokens(s string, split func(string) []string, per int, keep bool) pieces {
+	if s == "" {
+		return pieces{}
+	}
+	tokens := logprobTokens(s, split)
+	per = max(per, 1)
+	out := pieces{pieces: make([]string, 0, (len(tokens)+per-1)/per)}
+	if keep {
+		out.tokens = tokens
+		out.ends = make([]int, 0, cap(out.pieces))
+	}
+	// A piece ends after per whole characters' worth of tokens: tokens
+	// that end inside a UTF-8 sequence count with the ones completing it,
+	// so that no piece ends inside a character (JSON would turn each half
+	// into U+FFFD). Only the last bytes of the tokens since the last
+	// whole character decide that: tail keeps them, so that a scripted
+	// run of lone lead bytes costs linear time (and stays one piece).
+	start, units, tail := 0, 0, ""
+	for i, t := range tokens {
+		tail += t
+		tail = tail[max(0, len(tail)-utf8.UTFMax):]
+		if endsInsideRune(tail) && i+1 < len(tokens) {
+			continue
+		}
+		tail = ""
+		units++
+		if units == per || i+1 == len(tokens) {
+			out.pieces = append(out.pieces, strings.Join(tokens[start:i+1], ""))
+			if keep {
+				out.ends = append(out.ends, i+1)
+			}
+			start, units = i+1, 0
+		}
+	}
+	return out
+}
+
+// endsInsideRune reports whether s ends with the start of a multi-byte
+// sequence that more bytes could complete.
+func endsInsideRune(s string) bool {
+	for i := 1; i < utf8.UTFMax && i <= len(s); i++ {
+		b := s[len(s)-i]
+		switch {
+		case b < utf8.RuneSelf:
+			return false
+		case utf8.RuneStart(b):
+			return !utf8.FullRuneInString(s[len(s)-i:])
+		}
+	}
+	return false
+}
