@@ -25,7 +25,8 @@ func (rt *Runtime) ReserveAfter(req *scenario.Request, declared string, earlier 
 }
 
 // reserveOrOffers is ReserveAfter's part under mu: the reservation, or what
-// explaining the miss needs, or the error of a retired runtime.
+// explaining the miss needs, or the error of a retired runtime or of a
+// panicking match function (see matches).
 func (rt *Runtime) reserveOrOffers(req *scenario.Request, declared string, earlier Earlier) (*Reservation, []offer, *apierr.Error) {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
@@ -34,8 +35,11 @@ func (rt *Runtime) reserveOrOffers(req *scenario.Request, declared string, earli
 	}
 	rt.earlier = earlier
 	defer func() { rt.earlier = Earlier{} }()
-	res, key := rt.reserve(req, declared)
-	if res == nil {
+	res, key, failed := rt.reserve(req, declared)
+	switch {
+	case failed != nil:
+		return nil, nil, failed
+	case res == nil:
 		return nil, rt.offered(key), nil
 	}
 	return res, nil, nil
