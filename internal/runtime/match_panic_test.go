@@ -30,7 +30,7 @@ func TestPanickingMatchFunctionFailsTheRequest(t *testing.T) {
 	rt.AddReplies("picky", panicsOn("boom", "picky broke"), scenario.Reply{Text: "never"})
 	rt.AddReplies("fine", scenario.UserEquals("Hi"), scenario.Reply{Text: "still serving"})
 
-	res, err := rt.Reserve(chatTurn("boom"), "")
+	res, err := rt.reserveWhole(chatTurn("boom"), "")
 	assert.Nil(t, res)
 	require.NotNil(t, err)
 	assert.Equal(t, http.StatusInternalServerError, err.Status)
@@ -39,7 +39,7 @@ func TestPanickingMatchFunctionFailsTheRequest(t *testing.T) {
 	assert.Equal(t, `The match function of scenario "picky" panicked: picky broke`, err.Message)
 	assert.Equal(t, 2, rt.Pending(), "no reply was taken")
 
-	res, err = rt.Reserve(chatTurn("Hi"), "")
+	res, err = rt.reserveWhole(chatTurn("Hi"), "")
 	require.Nil(t, err)
 	assert.Equal(t, "still serving", res.Reply.Text)
 }
@@ -52,7 +52,7 @@ func TestPanickingMatchFunctionFailsTheMissExplanation(t *testing.T) {
 	rt.AddReplies("explained", scenario.All(scenario.Model("other"), panicsOn("Hello?", "explained broke")),
 		scenario.Reply{Text: "never"})
 
-	res, err := rt.Reserve(chatTurn("Hello?"), "")
+	res, err := rt.reserveWhole(chatTurn("Hello?"), "")
 	assert.Nil(t, res)
 	require.NotNil(t, err)
 	assert.Equal(t, http.StatusInternalServerError, err.Status)

@@ -111,23 +111,14 @@ func (r *Reservation) Rollback() {
 	p.back = slices.Insert(p.back, 0, rolledBack{reply: r.Reply, index: r.ReplyIndex})
 }
 
-// Reserve takes the reply that answers req: the head of the first scenario
-// that matches and has a reply left. It first fills in req's conversation
-// identity, generation and turn (see Identify). When no scenario answers, the
-// error names the request and says why each scenario was passed over. A
-// retired runtime reserves nothing and changes nothing: the request is
-// superseded.
-func (rt *Runtime) Reserve(req *scenario.Request, declared string) (*Reservation, *apierr.Error) {
-	return rt.ReserveAfter(req, declared, Earlier{})
-}
-
-// ReserveScripted is Reserve for requests that have an answer of their own
-// when nothing is scripted, such as embeddings: it returns nil, and no
-// error, when no scenario answers or the runtime is retired. A match
-// function that panics (see matches) comes back as a reservation of no
-// scenario and no queue whose reply is the error that answers the request,
-// since the caller answers only with a reservation's reply (its journal
-// entry therefore names the fault http_error, as for a scripted error).
+// ReserveScripted is ReserveAfter, with nothing earlier, for requests that
+// have an answer of their own when nothing is scripted, such as
+// embeddings: it returns nil, and no error, when no scenario answers or
+// the runtime is retired. A match function that panics (see matches) comes
+// back as a reservation of no scenario and no queue whose reply is the
+// error that answers the request, since the caller answers only with a
+// reservation's reply (its journal entry therefore names the fault
+// http_error, as for a scripted error).
 func (rt *Runtime) ReserveScripted(req *scenario.Request, declared string) *Reservation {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()

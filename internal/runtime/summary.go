@@ -12,9 +12,14 @@ type Earlier struct {
 	Messages, UserTurns int
 }
 
-// ReserveAfter is Reserve for a request that continues turns it no longer
-// carries (Reserve is ReserveAfter with nothing earlier): earlier's messages and user turns count as the request's own, for
-// its turn and its generation.
+// ReserveAfter takes the reply that answers req: the head of the first
+// scenario that matches and has a reply left. It first fills in req's
+// conversation identity, generation and turn (see identify), counting as
+// the request's own the messages and user turns of earlier, the turns it
+// continues but no longer carries (Earlier{} for a request that carries
+// its whole conversation). When no scenario answers, the error names the
+// request and says why each scenario was passed over. A retired runtime
+// reserves nothing and changes nothing: the request is superseded.
 func (rt *Runtime) ReserveAfter(req *scenario.Request, declared string, earlier Earlier) (*Reservation, *apierr.Error) {
 	res, offers, err := rt.reserveOrOffers(req, declared, earlier)
 	if res != nil || err != nil {
