@@ -111,13 +111,6 @@ func (t *Transport) logPanic(sreq *http.Request, p any) {
 	}
 }
 
-// InFlight returns the number of handlers running.
-func (t *Transport) InFlight() int {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return len(t.active)
-}
-
 // Shutdown refuses new requests with ErrClosed and waits until no handler
 // runs or ctx ends, whichever comes first; it returns ctx's error in the
 // second case. The handlers still running keep running: Close ends them.
