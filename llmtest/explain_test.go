@@ -85,12 +85,11 @@ func lineAbove() string {
 // missed the third, with three scenarios scripted in an order that is not
 // the nearest-first order, two of them with a reply left.
 type missScript struct {
-	sess                 *session.Session
-	weatherAt, toolsAt   string // where the unused replies were scripted
-	tried                []journal.Tried
-	errors               []string // what CheckAssertions reports
-	faultsLog            string
-	transcriptWithoutIDs string
+	sess               *session.Session
+	weatherAt, toolsAt string // where the unused replies were scripted
+	tried              []journal.Tried
+	errors             []string // what CheckAssertions reports
+	faultsLog          string
 }
 
 func runMissScript(t *testing.T, sess *session.Session) missScript {

@@ -364,5 +364,7 @@ func Not(m Match) Match { return Match{Not: &m} }
 
 // Func matches requests for which pred returns true. It works in-process
 // only, and runs while the session picks a reply under its lock: pred must
-// not call the session's methods.
+// not call the session's methods. A pred that panics fails the request
+// with a 500 llm_test_server_responder_failed that names the scenario and
+// the panic, as a panicking Go responder does, and takes no reply.
 func Func(pred func(*Request) bool) Match { return Match{Func: pred} }

@@ -42,7 +42,7 @@ func TestFixedRetentionBoundsTheStateAtItsCaps(t *testing.T) {
 	before := liveHeap()
 	for _, name := range names {
 		r := req
-		s.rt.Reserve(&r, name) // no scenario answers; the identity is kept all the same
+		s.rt.ReserveAfter(&r, name, rt.Earlier{}) // no scenario answers; the identity is kept all the same
 	}
 	for _, seg := range segments {
 		s.rt.CachedTokens("gpt-4o", "key", seg, rt.PrefixRule{MinTokens: 1024, StepTokens: 128})

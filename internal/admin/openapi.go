@@ -3,22 +3,18 @@ package admin
 import (
 	_ "embed"
 	"net/http"
-	"slices"
 )
 
 // openAPIPath is where the admin API's description is served.
 const openAPIPath = "/admin-api/openapi.json"
 
-// openAPI is openapi.json, embedded.
+// openAPIDoc is openapi.json, embedded: the OpenAPI 3.1 description of
+// the admin API, every route of Routes with its request and response
+// bodies and the error envelope. A test checks it against the routing
+// table and the answers of a running server.
 //
 //go:embed openapi.json
 var openAPIDoc []byte
-
-// OpenAPI returns the OpenAPI 3.1 description of the admin API: every
-// route of Routes with its request and response bodies and the error
-// envelope. A test checks it against the routing table and the answers of
-// a running server. The slice is the caller's.
-func OpenAPI() []byte { return slices.Clone(openAPIDoc) }
 
 // openAPI serves GET /admin-api/openapi.json, without authorization: it
 // describes the API, which is public, and holds nothing of any session.

@@ -103,11 +103,24 @@ func MethodNotAllowed(method, path, allow string) *Error {
 	return e.WithHeader("Allow", allow)
 }
 
+// codeResponderFailed is the code of a request that a scenario's Go
+// function failed: a fault of the test, not of the server.
+const codeResponderFailed = "llm_test_server_responder_failed"
+
 // ResponderFailed answers a request whose Go responder failed: a fault of
 // the test, which the message explains.
 func ResponderFailed(scenarioName, problem string) *Error {
-	return &Error{Kind: scenario.ErrorServer, Status: http.StatusInternalServerError, Code: "llm_test_server_responder_failed",
+	return &Error{Kind: scenario.ErrorServer, Status: http.StatusInternalServerError, Code: codeResponderFailed,
 		Message: fmt.Sprintf("The Go responder of scenario %q failed: %s", scenarioName, problem)}
+}
+
+// MatchFailed answers a request during whose matching the match function
+// (scenario.Func) of a scenario panicked with value: the same fault of the
+// test as a failed Go responder, under the same code, so that clients and
+// the journal see one kind of failure for a scenario's Go functions.
+func MatchFailed(scenarioName string, value any) *Error {
+	return &Error{Kind: scenario.ErrorServer, Status: http.StatusInternalServerError, Code: codeResponderFailed,
+		Message: fmt.Sprintf("The match function of scenario %q panicked: %v", scenarioName, value)}
 }
 
 // Internal answers a fault of the server itself, with the provider's own

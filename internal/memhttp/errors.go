@@ -2,6 +2,7 @@ package memhttp
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 )
@@ -36,3 +37,18 @@ var errNoURL = errors.New("memhttp: nil Request.URL")
 // errUnexpectedEOF is what a client reads from a body whose "connection"
 // was cut, as net/http's chunked reader reports it.
 var errUnexpectedEOF = io.ErrUnexpectedEOF
+
+// handlerPanic is what a client gets from a handler that panicked by
+// mistake: the aborted connection it reads (io.EOF before the headers,
+// io.ErrUnexpectedEOF after), which errors.Is still finds, with the
+// panic's value, which net/http's client could not know.
+type handlerPanic struct {
+	value any
+	cut   error
+}
+
+func (e *handlerPanic) Error() string {
+	return fmt.Sprintf("memhttp: the handler panicked: %v (the connection was cut: %v)", e.value, e.cut)
+}
+
+func (e *handlerPanic) Unwrap() error { return e.cut }

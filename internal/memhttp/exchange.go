@@ -42,15 +42,24 @@ func newExchange(t *Transport, creq *http.Request) *exchange {
 }
 
 // serve runs the handler, then ends the response: cleanly if the handler
-// returned, as an aborted connection if it panicked (http.ErrAbortHandler
-// or anything else) or exited its goroutine.
+// returned, as an aborted connection if it panicked or exited its
+// goroutine. A panic other than http.ErrAbortHandler (which aborts on
+// purpose) is a bug of the server: it is logged with its stack, as
+// net/http's server logs it, and the client's error names it, so that in
+// memory it does not become an unexplained EOF.
 func (ex *exchange) serve(sreq *http.Request) {
 	returned := false
 	defer func() {
-		if p := recover(); p == nil && returned {
+		// Compared, not matched with errors.Is: net/http keeps quiet only
+		// for http.ErrAbortHandler itself.
+		switch p := recover(); {
+		case p == nil && returned:
 			ex.w.finish()
-		} else {
-			ex.w.abort()
+		case p == nil || p == http.ErrAbortHandler:
+			ex.w.abort(nil)
+		default:
+			ex.t.logPanic(sreq, p)
+			ex.w.abort(p)
 		}
 		ex.cancel(nil)
 		ex.stopWatch()

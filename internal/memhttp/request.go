@@ -84,7 +84,6 @@ func hasBody(creq *http.Request) bool {
 // it returns, as net/http's transport does).
 type requestBody struct {
 	src       io.ReadCloser
-	expired   <-chan struct{} // the read deadline's channel, read by the handler only
 	rd        *deadline
 	remaining int64 // bytes of Content-Length left, -1 when unknown
 

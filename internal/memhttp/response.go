@@ -215,15 +215,22 @@ func (w *responseWriter) finish() {
 // abort cuts the "connection" of a handler that panicked: before the
 // headers, the client's RoundTrip fails with io.EOF, as net/http's does
 // when the server closes a connection without answering; after, its body
-// reads end with io.ErrUnexpectedEOF.
-func (w *responseWriter) abort() {
+// reads end with io.ErrUnexpectedEOF. panicked is the value of a panic the
+// client's error names (see handlerPanic), nil for a deliberate abort.
+func (w *responseWriter) abort(panicked any) {
+	cut := func(err error) error {
+		if panicked == nil {
+			return err
+		}
+		return &handlerPanic{value: panicked, cut: err}
+	}
 	if !w.committed {
 		w.committed = true
-		w.ex.err = io.EOF
+		w.ex.err = cut(io.EOF)
 		close(w.ex.ready)
 		return
 	}
-	w.ex.pipe.closeWrite(errUnexpectedEOF)
+	w.ex.pipe.closeWrite(cut(errUnexpectedEOF))
 }
 
 // bodyAllowed says whether a response with status may have a body.

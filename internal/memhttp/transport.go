@@ -2,7 +2,9 @@ package memhttp
 
 import (
 	"context"
+	"log"
 	"net/http"
+	"runtime"
 	"sync"
 )
 
@@ -10,7 +12,8 @@ import (
 // its handler in memory. Every URL reaches the handler, whatever its host.
 // It is safe for concurrent use. Create it with New.
 type Transport struct {
-	handler http.Handler
+	handler  http.Handler
+	errorLog *log.Logger // where handler panics are logged; nil for the log package's standard logger
 
 	mu     sync.Mutex
 	closed bool                   // guarded by mu; no new request is served
@@ -92,11 +95,20 @@ func (t *Transport) remove(ex *exchange) {
 	}
 }
 
-// InFlight returns the number of handlers running.
-func (t *Transport) InFlight() int {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return len(t.active)
+// logPanic logs a handler's panic with the stack of its goroutine, in
+// net/http's server's words, to errorLog or else the standard logger, as
+// net/http logs to its Server's ErrorLog. The caller is the deferred
+// function that recovered p, so the stack still shows where it panicked.
+func (t *Transport) logPanic(sreq *http.Request, p any) {
+	const size = 64 << 10 // as net/http
+	buf := make([]byte, size)
+	buf = buf[:runtime.Stack(buf, false)]
+	const format = "http: panic serving %v: %v\n%s"
+	if t.errorLog != nil {
+		t.errorLog.Printf(format, sreq.RemoteAddr, p, buf)
+	} else {
+		log.Printf(format, sreq.RemoteAddr, p, buf)
+	}
 }
 
 // Shutdown refuses new requests with ErrClosed and waits until no handler

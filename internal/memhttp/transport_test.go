@@ -241,14 +241,6 @@ func TestAbortBeforeHeaders(t *testing.T) {
 	assert.Contains(t, err.Error(), ": EOF")
 }
 
-func TestOtherPanicAbortsToo(t *testing.T) {
-	client, _ := serve(t, func(w http.ResponseWriter, r *http.Request) {
-		panic("boom")
-	})
-	_, err := client.Get("http://x.invalid/")
-	assert.ErrorIs(t, err, io.EOF)
-}
-
 func TestAbortAfterHeaders(t *testing.T) {
 	client, _ := serve(t, func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "data: one\n\n")

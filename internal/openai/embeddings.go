@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/llmtestserver/llmtestserver/internal/apierr"
 	"github.com/llmtestserver/llmtestserver/internal/provider"
 	"github.com/llmtestserver/llmtestserver/internal/tokens"
 )
@@ -152,7 +153,7 @@ func DecodeEmbeddingsRequest(ctx context.Context, body []byte) (*EmbeddingsReque
 // counted when its context ended: the client left, or its session was
 // deleted.
 func countStopped(cause error) *Error {
-	return ClientClosed("The request ended before its input was counted: " + cause.Error() + ".")
+	return apierr.ClientClosed("The request ended before its input was counted: " + cause.Error() + ".")
 }
 
 // embeddingInput is one input: text, or token ids when tokens is non-nil.

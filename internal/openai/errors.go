@@ -302,11 +302,3 @@ func NotAChatModel(path string) *Error {
 	return invalidRequest(http.StatusNotFound, "", "model",
 		"This is not a chat model and thus not supported in the %s endpoint.", strings.TrimPrefix(path, "/"))
 }
-
-// StatusClientClosed is what the journal records for a request whose client
-// went away before its answer was delivered.
-const StatusClientClosed = apierr.StatusClientClosed
-
-// ClientClosed is the journal's record of a request that ended before its
-// answer was delivered; message says when. The client never reads it.
-func ClientClosed(message string) *Error { return apierr.ClientClosed(message) }

@@ -21,8 +21,8 @@ func TestClearRepliesDropsWhatIsLeftAndKeepsWhatWasUsed(t *testing.T) {
 		scenario.Reply{Text: "a"}, scenario.Reply{Text: "b"}, scenario.Reply{Text: "c"})
 	rt.AddReplies("after", scenario.Match{}, scenario.Reply{Text: "fallback"})
 	take(rt, "s")
-	res, _ := rt.Reserve(chatTurn("s"), "")
-	rt.Reserve(chatTurn("s"), "")
+	res, _ := rt.reserveWhole(chatTurn("s"), "")
+	rt.reserveWhole(chatTurn("s"), "")
 	res.Rollback() // b rolled back behind c: left, on the back list
 
 	if !rt.ClearReplies("s") {
@@ -104,7 +104,7 @@ func TestClearRepliesPerConversation(t *testing.T) {
 func TestClearRepliesInFlightRollback(t *testing.T) {
 	rt := newTestRuntime()
 	rt.AddReplies("s", scenario.Match{}, scenario.Reply{Text: "a"}, scenario.Reply{Text: "b"})
-	res, _ := rt.Reserve(chatTurn("x"), "")
+	res, _ := rt.reserveWhole(chatTurn("x"), "")
 	rt.ClearReplies("s")
 	res.Rollback()
 	if got := take(rt, "x"); got != "a" {

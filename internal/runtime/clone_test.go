@@ -62,7 +62,7 @@ func chatTurn(text string) *scenario.Request {
 // take reserves and commits the reply for a request of text, and returns
 // its text, or "" when nothing answers.
 func take(rt *Runtime, text string) string {
-	res, err := rt.Reserve(chatTurn(text), "")
+	res, err := rt.reserveWhole(chatTurn(text), "")
 	if err != nil {
 		return ""
 	}
@@ -86,11 +86,11 @@ func stateful(t *testing.T, clk clock.Clock) *Runtime {
 	if got := take(rt, "global"); got != "g1" {
 		t.Fatalf("first global reply %q", got)
 	}
-	res, _ := rt.Reserve(chatTurn("global"), "")
+	res, _ := rt.reserveWhole(chatTurn("global"), "")
 	res.Rollback() // g2 back at the head
-	res, _ = rt.Reserve(chatTurn("global"), "")
-	rt.Reserve(chatTurn("global"), "") // g3, kept
-	res.Rollback()                     // g2 rolled back behind g3: on the back list
+	res, _ = rt.reserveWhole(chatTurn("global"), "")
+	rt.reserveWhole(chatTurn("global"), "") // g3, kept
+	res.Rollback()                          // g2 rolled back behind g3: on the back list
 	if got := take(rt, "conv"); got != "c1" {
 		t.Fatalf("first per-conversation reply %q", got)
 	}
@@ -135,8 +135,8 @@ func TestCloneCopiesTheStateThatDecidesAnswers(t *testing.T) {
 	if _, ok := c.Lookup("resp_1"); !ok {
 		t.Error("clone lacks the stored record")
 	}
-	if got := c.HistoryBytes(); got != rt.HistoryBytes() {
-		t.Errorf("clone's history bytes %d, parent's %d", got, rt.HistoryBytes())
+	if got := c.historyBytes(); got != rt.historyBytes() {
+		t.Errorf("clone's history bytes %d, parent's %d", got, rt.historyBytes())
 	}
 	if got := c.CachedTokens("m", "k", []PromptSegment{{Text: "p", Tokens: 2000}}, grid); got == 0 {
 		t.Error("clone's prompt cache lost the parent's prefix")

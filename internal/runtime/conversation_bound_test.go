@@ -41,7 +41,7 @@ func TestPerConversationQueuesAreCappedWithTheIdentities(t *testing.T) {
 	before := heapInUse()
 	for _, name := range names {
 		r := *req
-		if _, err := rt.Reserve(&r, name); err != nil {
+		if _, err := rt.reserveWhole(&r, name); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -70,7 +70,7 @@ func TestPerConversationQueuesStartOverWithTheIdentities(t *testing.T) {
 	reserve := func(conv string) string {
 		t.Helper()
 		req := &scenario.Request{Endpoint: scenario.EndpointChatCompletions, Messages: []scenario.Message{{Role: "user", Content: "hi"}}}
-		res, err := rt.Reserve(req, conv)
+		res, err := rt.reserveWhole(req, conv)
 		if err != nil {
 			t.Fatal(err)
 		}

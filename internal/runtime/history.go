@@ -138,14 +138,6 @@ func (rt *Runtime) Forget(id string) bool {
 	return ok
 }
 
-// HistoryBytes returns the bytes the kept records keep, as their Size
-// counts them.
-func (rt *Runtime) HistoryBytes() int64 {
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	return rt.history.bytes
-}
-
 // Chain returns the kept records that lead to the kept record id, oldest
 // first and id's last, and false if id is not kept. The chain goes back
 // until its root or a record no longer kept (evicted or deleted).

@@ -34,9 +34,9 @@ func TestReplaceKeepsThePlaceAndTheBound(t *testing.T) {
 	for _, id := range []string{"a", "b", "c"} {
 		require.True(t, rt.Store(stored(id, "", 100)))
 	}
-	before := rt.HistoryBytes()
+	before := rt.historyBytes()
 	require.True(t, rt.Replace(stored("b", "", 300)))
-	assert.Equal(t, before+200, rt.HistoryBytes())
+	assert.Equal(t, before+200, rt.historyBytes())
 	assert.Equal(t, []string{"a", "b", "c"}, recordIDs(rt.Records()))
 	r, ok := rt.Lookup("b")
 	require.True(t, ok)
@@ -45,14 +45,14 @@ func TestReplaceKeepsThePlaceAndTheBound(t *testing.T) {
 	// b grows past what the bound leaves: the oldest, a, goes.
 	require.True(t, rt.Replace(stored("b", "", 1500)))
 	assert.Equal(t, []string{"b", "c"}, recordIDs(rt.Records()))
-	assert.LessOrEqual(t, rt.HistoryBytes(), int64(3000))
+	assert.LessOrEqual(t, rt.historyBytes(), int64(3000))
 
 	// c cannot outgrow what the bound leaves beside the records newer
 	// than it (none): refused, and c stays as it was.
-	size := rt.HistoryBytes()
+	size := rt.historyBytes()
 	assert.False(t, rt.Replace(stored("c", "", 4000)))
 	assert.Equal(t, []string{"b", "c"}, recordIDs(rt.Records()))
-	assert.Equal(t, size, rt.HistoryBytes())
+	assert.Equal(t, size, rt.historyBytes())
 	r, ok = rt.Lookup("c")
 	require.True(t, ok)
 	assert.Len(t, r.(*record).payload, 100)

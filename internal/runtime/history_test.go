@@ -52,15 +52,15 @@ func TestHistoryEvictsTheOldestUntilBothBoundsHold(t *testing.T) {
 	if got, want := fmt.Sprint(keptIDs(rt)), "[r2 r3 r4]"; got != want {
 		t.Errorf("kept %s, want %s (max bytes fit three)", got, want)
 	}
-	if got := rt.HistoryBytes(); got != 3*one {
+	if got := rt.historyBytes(); got != 3*one {
 		t.Errorf("history bytes = %d, want %d", got, 3*one)
 	}
 	rt.Configure(Settings{JournalCapacity: 10, JournalMaxBytes: 1 << 20, HistoryCapacity: 2, HistoryMaxBytes: 1 << 30})
 	if got, want := fmt.Sprint(keptIDs(rt)), "[r3 r4]"; got != want {
 		t.Errorf("after lowering the capacity kept %s, want %s", got, want)
 	}
-	if !rt.Forget("r4") || rt.HistoryBytes() != one {
-		t.Errorf("after a deletion history bytes = %d, want %d", rt.HistoryBytes(), one)
+	if !rt.Forget("r4") || rt.historyBytes() != one {
+		t.Errorf("after a deletion history bytes = %d, want %d", rt.historyBytes(), one)
 	}
 }
 
@@ -130,7 +130,7 @@ func TestReserveAfterCountsEarlierTurns(t *testing.T) {
 	rt.AddReplies("s", scenario.Match{}, scenario.Reply{Text: "a"}, scenario.Reply{Text: "b"})
 	full := &scenario.Request{Endpoint: scenario.EndpointResponses, Conversation: "conv_x",
 		Messages: []scenario.Message{{Role: "user"}, {Role: "assistant"}, {Role: "user"}}}
-	if _, err := rt.Reserve(full, ""); err != nil || full.Turn != 2 || full.Generation != 1 {
+	if _, err := rt.reserveWhole(full, ""); err != nil || full.Turn != 2 || full.Generation != 1 {
 		t.Fatalf("full request: %v turn %d generation %d", err, full.Turn, full.Generation)
 	}
 	rest := &scenario.Request{Endpoint: scenario.EndpointResponses, Conversation: "conv_x",

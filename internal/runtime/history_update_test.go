@@ -24,8 +24,8 @@ func TestHistoryUpdateKeepsTheRecordAsTheNewest(t *testing.T) {
 	if !ok || got.StoredID() != "r0" {
 		t.Fatalf("Update = %v, %v, want the new r0", got, ok)
 	}
-	if rt.HistoryBytes() != 3*one {
-		t.Errorf("history bytes = %d, want %d", rt.HistoryBytes(), 3*one)
+	if rt.historyBytes() != 3*one {
+		t.Errorf("history bytes = %d, want %d", rt.historyBytes(), 3*one)
 	}
 	rt.Store(stored("r3", "", 10_000))
 	if got, want := fmt.Sprint(keptIDs(rt)), "[r2 r0 r3]"; got != want {

@@ -63,7 +63,7 @@ func matchRequest() *scenario.Request {
 // server does for each request, and checks that the last scenario answered.
 func reserveOnce(tb testing.TB, rt *Runtime, req *scenario.Request) {
 	req.Conversation, req.ConversationSource, req.Generation, req.Turn = "", "", 0, 0
-	res, err := rt.Reserve(req, "")
+	res, err := rt.reserveWhole(req, "")
 	if err != nil || res.Scenario != "hit" {
 		tb.Fatalf("Reserve = %v, %v; want the last scenario", res, err)
 	}

@@ -96,13 +96,17 @@ func (rt *Runtime) offered(key string) []offer {
 
 // tried explains why no scenario answered req: every scenario offered,
 // nearest first (see nearer), at most journal.MaxListItems of them, and how
-// many more there were.
-func tried(req *scenario.Request, offers []offer) ([]journal.Tried, int) {
+// many more there were. A match function that panics (see explain) ends
+// the explanation with the error that answers the request instead.
+func tried(req *scenario.Request, offers []offer) ([]journal.Tried, int, *apierr.Error) {
 	cands := make([]candidate, len(offers))
 	for i := range offers {
 		o := &offers[i]
 		c := candidate{order: o.order, name: o.s.Name, replies: len(o.s.Replies), perConv: o.s.PerConversation}
-		c.expl = o.s.Match.Explain(req)
+		var failed *apierr.Error
+		if c.expl, failed = explain(&o.s, req); failed != nil {
+			return nil, 0, failed
+		}
 		c.usedUp = c.expl.Matched() && o.left == 0
 		cands[i] = c
 	}
@@ -116,12 +120,13 @@ func tried(req *scenario.Request, offers []offer) ([]journal.Tried, int) {
 	for i := range cands {
 		out[i] = journal.Tried{Scenario: cands[i].name, Why: cands[i].why()}
 	}
-	return out, more
+	return out, more, nil
 }
 
 // miss is the error of a request no scenario answered: its message names
 // the request and every scenario offered with why it passed, nearest first,
-// and its Tried carries the same list for the journal.
+// and its Tried carries the same list for the journal; or, when a match
+// function panics while explaining, the error that says so.
 func miss(req *scenario.Request, offers []offer) *apierr.Error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "No scenario answers %s for model %q with last user message %q (conversation %s, turn %d).",
@@ -130,7 +135,10 @@ func miss(req *scenario.Request, offers []offer) *apierr.Error {
 		b.WriteString(" The session has no scenarios: script one, e.g. sess.Chat(name).Responds(text).")
 		return apierr.NoScenario(b.String())
 	}
-	tried, more := tried(req, offers)
+	tried, more, failed := tried(req, offers)
+	if failed != nil {
+		return failed
+	}
 	b.WriteString(" Tried, nearest first:")
 	for i, t := range tried {
 		if i > 0 {

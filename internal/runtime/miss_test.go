@@ -29,9 +29,9 @@ func TestMissListsNearestFirst(t *testing.T) {
 		{Name: "closer-tie", Match: scenario.All(scenario.Model("gpt-4.1-mini"), scenario.UserEquals("Hi")), Replies: []scenario.Reply{{Text: "c"}}},
 		{Name: "used", Replies: []scenario.Reply{{Text: "u"}}},
 	}})
-	_, err := rt.Reserve(helloRequest(), "")
+	_, err := rt.reserveWhole(helloRequest(), "")
 	require.Nil(t, err, "the first request takes used's reply")
-	_, err = rt.Reserve(helloRequest(), "")
+	_, err = rt.reserveWhole(helloRequest(), "")
 	require.NotNil(t, err)
 	want := []journal.Tried{
 		{Scenario: "used", Why: "all 1 replies used"},
@@ -59,7 +59,7 @@ func TestMissIsBounded(t *testing.T) {
 	// The last one is the nearest: it holds one of its two conditions.
 	scenarios[len(scenarios)-1].Match = scenario.All(scenario.Model("gpt-4.1-mini"), scenario.UserEquals("no"))
 	rt := New(Settings{JournalCapacity: 10, JournalMaxBytes: 1 << 20, Scenarios: scenarios})
-	_, err := rt.Reserve(helloRequest(), "")
+	_, err := rt.reserveWhole(helloRequest(), "")
 	require.NotNil(t, err)
 	require.Len(t, err.Tried, journal.MaxListItems)
 	assert.Equal(t, scenarios[len(scenarios)-1].Name, err.Tried[0].Scenario)
@@ -76,9 +76,9 @@ func TestAssertionsListUnusedReplies(t *testing.T) {
 		{Name: "loop", Match: scenario.UserEquals("never"), Repeat: true, Replies: []scenario.Reply{{Text: "l1"}, {Text: "l2"}}},
 		{Name: "per", Match: scenario.UserEquals("never"), PerConversation: true, Replies: []scenario.Reply{{Text: "p"}}},
 	}})
-	first, err := rt.Reserve(helloRequest(), "")
+	first, err := rt.reserveWhole(helloRequest(), "")
 	require.Nil(t, err)
-	second, err := rt.Reserve(helloRequest(), "")
+	second, err := rt.reserveWhole(helloRequest(), "")
 	require.Nil(t, err)
 	first.Rollback() // out of order: b was taken since
 	_ = second
@@ -112,7 +112,7 @@ func TestMissNamesAClearedScenario(t *testing.T) {
 		{Name: "cleared", Replies: []scenario.Reply{{Text: "c"}}},
 	}})
 	require.True(t, rt.ClearReplies("cleared"))
-	_, err := rt.Reserve(helloRequest(), "")
+	_, err := rt.reserveWhole(helloRequest(), "")
 	require.NotNil(t, err)
 	assert.Equal(t, []journal.Tried{{Scenario: "cleared", Why: "no replies left: its replies were cleared"}}, err.Tried)
 }

@@ -111,33 +111,35 @@ func (r *Reservation) Rollback() {
 	p.back = slices.Insert(p.back, 0, rolledBack{reply: r.Reply, index: r.ReplyIndex})
 }
 
-// Reserve takes the reply that answers req: the head of the first scenario
-// that matches and has a reply left. It first fills in req's conversation
-// identity, generation and turn (see Identify). When no scenario answers, the
-// error names the request and says why each scenario was passed over. A
-// retired runtime reserves nothing and changes nothing: the request is
-// superseded.
-func (rt *Runtime) Reserve(req *scenario.Request, declared string) (*Reservation, *apierr.Error) {
-	return rt.ReserveAfter(req, declared, Earlier{})
-}
-
-// ReserveScripted is Reserve for requests that have an answer of their own
-// when nothing is scripted, such as embeddings: it returns nil, and no
-// error, when no scenario answers or the runtime is retired.
+// ReserveScripted is ReserveAfter, with nothing earlier, for requests that
+// have an answer of their own when nothing is scripted, such as
+// embeddings: it returns nil, and no error, when no scenario answers or
+// the runtime is retired. A match function that panics (see matches) comes
+// back as a reservation of no scenario and no queue whose reply is the
+// error that answers the request, since the caller answers only with a
+// reservation's reply (its journal entry therefore names the fault
+// http_error, as for a scripted error).
 func (rt *Runtime) ReserveScripted(req *scenario.Request, declared string) *Reservation {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	if rt.retired {
 		return nil
 	}
-	res, _ := rt.reserve(req, declared)
+	res, _, failed := rt.reserve(req, declared)
+	if failed != nil {
+		// No queue: Rollback returns nothing.
+		return &Reservation{rt: rt, index: -1, Reply: scenario.Reply{Error: &scenario.Error{
+			Kind: failed.Kind, Status: failed.Status, Code: failed.Code, Message: failed.Message}}}
+	}
 	return res
 }
 
 // reserve identifies req's conversation and takes the reply that answers
 // it, returning nil when none does, with the queue key of the conversation.
-// The caller holds mu and has checked that the runtime is not retired.
-func (rt *Runtime) reserve(req *scenario.Request, declared string) (*Reservation, string) {
+// A match function that panics ends the search with nothing taken, and
+// the error that answers the request. The caller holds mu and has checked
+// that the runtime is not retired.
+func (rt *Runtime) reserve(req *scenario.Request, declared string) (*Reservation, string, *apierr.Error) {
 	id, source := identify(req, declared)
 	if req.Endpoint.Conversational() {
 		rt.track(req, id, source)
@@ -154,7 +156,14 @@ func (rt *Runtime) reserve(req *scenario.Request, declared string) (*Reservation
 			p = &position{} // a conversation's first use of the queue
 		}
 		left := p.left(replies)
-		if left == 0 || !q.scenario.Match.Matches(req) {
+		if left == 0 {
+			continue
+		}
+		ok, failed := matches(q.scenario, req)
+		if failed != nil {
+			return nil, key, failed
+		}
+		if !ok {
 			continue
 		}
 		res := &Reservation{Scenario: q.scenario.Name, rt: rt, queue: q, convKey: key, index: -1}
@@ -165,7 +174,7 @@ func (rt *Runtime) reserve(req *scenario.Request, declared string) (*Reservation
 		}
 		if left == 1 && q.scenario.Repeat {
 			res.repeated = true
-			return res, key
+			return res, key, nil
 		}
 		if len(p.back) > 0 {
 			p.back = slices.Delete(p.back, 0, 1)
@@ -175,9 +184,9 @@ func (rt *Runtime) reserve(req *scenario.Request, declared string) (*Reservation
 		if q.scenario.PerConversation && q.byConv[key] == nil {
 			rt.addPosition(q, key, p)
 		}
-		return res, key
+		return res, key, nil
 	}
-	return nil, key
+	return nil, key, nil
 }
 
 // Pending returns the number of scripted replies not used yet in the

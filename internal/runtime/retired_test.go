@@ -86,7 +86,7 @@ func TestRetiredRuntimeNeverChanges(t *testing.T) {
 						after++
 					}
 					req := &scenario.Request{Endpoint: scenario.EndpointChatCompletions, Messages: messages[i%4]}
-					res, _ := rt.Reserve(req, convs[w][i%4])
+					res, _ := rt.reserveWhole(req, convs[w][i%4])
 					if res != nil && i%2 == 0 {
 						res.Rollback()
 					}

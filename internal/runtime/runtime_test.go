@@ -22,7 +22,7 @@ func TestRetireCancelsInFlightAndRefusesWrites(t *testing.T) {
 		t.Fatal("Begin refused a live runtime")
 	}
 	defer end()
-	res, apiErr := rt.Reserve(&scenario.Request{}, "")
+	res, apiErr := rt.reserveWhole(&scenario.Request{}, "")
 	if apiErr != nil {
 		t.Fatal(apiErr)
 	}
@@ -51,12 +51,12 @@ func TestReserveSkipsExhaustedAndExplainsMisses(t *testing.T) {
 	req := &scenario.Request{Endpoint: scenario.EndpointChatCompletions, Model: "gpt-4.1-mini",
 		Messages: []scenario.Message{{Role: "user", Content: "hello"}}}
 	for _, want := range []string{"first", "second"} {
-		res, err := rt.Reserve(req, "")
+		res, err := rt.reserveWhole(req, "")
 		if err != nil || res.Scenario != want {
 			t.Fatalf("Reserve = %v, %v; want %s", res, err, want)
 		}
 	}
-	_, err := rt.Reserve(req, "")
+	_, err := rt.reserveWhole(req, "")
 	if err == nil || err.Code != "llm_test_server_no_scenario" {
 		t.Fatalf("exhausted: err = %v", err)
 	}
@@ -77,7 +77,7 @@ func TestReserveSkipsExhaustedAndExplainsMisses(t *testing.T) {
 func TestRollbackAfterResetIsDropped(t *testing.T) {
 	rt := newTestRuntime()
 	rt.AddReplies("s", scenario.Match{}, scenario.Reply{Text: "a"})
-	res, _ := rt.Reserve(&scenario.Request{}, "")
+	res, _ := rt.reserveWhole(&scenario.Request{}, "")
 	rt.Reset()
 	res.Rollback()
 	if rt.Pending() != 1 {
@@ -107,7 +107,7 @@ func TestConversationIdentityGenerationAndTurn(t *testing.T) {
 	ask := func(msgs []scenario.Message, declared string) *scenario.Request {
 		t.Helper()
 		req := &scenario.Request{System: "be brief", Messages: msgs}
-		if _, err := rt.Reserve(req, declared); err != nil {
+		if _, err := rt.reserveWhole(req, declared); err != nil {
 			t.Fatal(err)
 		}
 		return req
@@ -130,7 +130,7 @@ func TestConversationIdentityGenerationAndTurn(t *testing.T) {
 		t.Errorf("declared: %+v", declared)
 	}
 	other := &scenario.Request{System: "be verbose", Messages: opening}
-	rt.Reserve(other, "")
+	rt.reserveWhole(other, "")
 	if other.Conversation == first.Conversation {
 		t.Error("another system prompt gave the same derived conversation")
 	}
@@ -142,7 +142,7 @@ func TestPerConversationQueuesAndRepeat(t *testing.T) {
 	rt.UpdateScenario("s", scenario.Match{}, func(s *scenario.Scenario) { s.PerConversation = true })
 	next := func(conv string) string {
 		t.Helper()
-		res, err := rt.Reserve(&scenario.Request{Messages: []scenario.Message{{Role: "user", Content: "hi"}}}, conv)
+		res, err := rt.reserveWhole(&scenario.Request{Messages: []scenario.Message{{Role: "user", Content: "hi"}}}, conv)
 		if err != nil {
 			return err.Code
 		}
@@ -157,7 +157,7 @@ func TestPerConversationQueuesAndRepeat(t *testing.T) {
 	if got := []string{next("a"), next("a"), next("c")}; strings.Join(got, ",") != "3,3,1" {
 		t.Errorf("after adding a repeating reply: %v", got)
 	}
-	res, _ := rt.Reserve(&scenario.Request{Messages: []scenario.Message{{Role: "user", Content: "hi"}}}, "a")
+	res, _ := rt.reserveWhole(&scenario.Request{Messages: []scenario.Message{{Role: "user", Content: "hi"}}}, "a")
 	res.Rollback() // a repeating reply was never taken off
 	if st := rt.Scenarios()[0]; st.RemainingByConversation["a#1"] != 1 || st.Remaining != 3 {
 		t.Errorf("state after rollback of a repeating reply: %+v", st)

@@ -12,9 +12,14 @@ type Earlier struct {
 	Messages, UserTurns int
 }
 
-// ReserveAfter is Reserve for a request that continues turns it no longer
-// carries (Reserve is ReserveAfter with nothing earlier): earlier's messages and user turns count as the request's own, for
-// its turn and its generation.
+// ReserveAfter takes the reply that answers req: the head of the first
+// scenario that matches and has a reply left. It first fills in req's
+// conversation identity, generation and turn (see identify), counting as
+// the request's own the messages and user turns of earlier, the turns it
+// continues but no longer carries (Earlier{} for a request that carries
+// its whole conversation). When no scenario answers, the error names the
+// request and says why each scenario was passed over. A retired runtime
+// reserves nothing and changes nothing: the request is superseded.
 func (rt *Runtime) ReserveAfter(req *scenario.Request, declared string, earlier Earlier) (*Reservation, *apierr.Error) {
 	res, offers, err := rt.reserveOrOffers(req, declared, earlier)
 	if res != nil || err != nil {
@@ -25,7 +30,8 @@ func (rt *Runtime) ReserveAfter(req *scenario.Request, declared string, earlier 
 }
 
 // reserveOrOffers is ReserveAfter's part under mu: the reservation, or what
-// explaining the miss needs, or the error of a retired runtime.
+// explaining the miss needs, or the error of a retired runtime or of a
+// panicking match function (see matches).
 func (rt *Runtime) reserveOrOffers(req *scenario.Request, declared string, earlier Earlier) (*Reservation, []offer, *apierr.Error) {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
@@ -34,8 +40,11 @@ func (rt *Runtime) reserveOrOffers(req *scenario.Request, declared string, earli
 	}
 	rt.earlier = earlier
 	defer func() { rt.earlier = Earlier{} }()
-	res, key := rt.reserve(req, declared)
-	if res == nil {
+	res, key, failed := rt.reserve(req, declared)
+	switch {
+	case failed != nil:
+		return nil, nil, failed
+	case res == nil:
 		return nil, rt.offered(key), nil
 	}
 	return res, nil, nil
