@@ -103,4 +103,7 @@ func TestPanickingEmbeddingsMatchFunction(t *testing.T) {
 		t.Fatalf("next request: %v, %v", resp, err)
 	}
 	checkStatuses(t, sess, []int{500, 200}, []string{"llm_test_server_responder_failed", ""})
+	if e := sess.Journal().Entries()[0]; e.Fault != "" || e.Scenario != "" {
+		t.Errorf("the failed request names fault %q and scenario %q, want neither: none was scripted or answered", e.Fault, e.Scenario)
+	}
 }

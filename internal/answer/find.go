@@ -34,9 +34,13 @@ func find(x *provider.Exchange, req *scenario.Request) (*runtime.Reservation, sc
 // Scripted reserves the reply of the first scenario that scripts req, a
 // request that is no conversation (embeddings), and settles it (see
 // settle); it returns no reservation when no scenario scripts it, and
-// instead of a reply the response to send when there is none to use.
+// instead of a reply the response to send when there is none to use (a
+// match function that panicked, among them).
 func Scripted(x *provider.Exchange, req *scenario.Request) (*runtime.Reservation, scenario.Reply, *provider.Response) {
-	res := x.Runtime.ReserveScripted(req, x.Request.Header.Get(httpx.HeaderConversation))
+	res, err := x.Runtime.ReserveScripted(req, x.Request.Header.Get(httpx.HeaderConversation))
+	if err != nil {
+		return nil, scenario.Reply{}, &provider.Response{Err: err}
+	}
 	if res == nil {
 		return nil, scenario.Reply{}, nil
 	}

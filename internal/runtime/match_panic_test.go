@@ -63,8 +63,8 @@ func TestPanickingMatchFunctionFailsTheMissExplanation(t *testing.T) {
 }
 
 // For requests that have an answer of their own, such as embeddings, the
-// panic comes back as a reservation whose reply is that 500, of no
-// scenario and taken from no queue, so that their caller answers with it.
+// panic comes back as the error that answers the request, with nothing
+// taken from any queue.
 func TestPanickingMatchFunctionFailsAScriptedOnlyRequest(t *testing.T) {
 	rt := newTestRuntime()
 	rt.AddReplies("vectors", scenario.All(scenario.Match{Endpoint: scenario.EndpointEmbeddings}, panicsOn("boom", "vectors broke")),
@@ -72,13 +72,11 @@ func TestPanickingMatchFunctionFailsAScriptedOnlyRequest(t *testing.T) {
 	req := &scenario.Request{Endpoint: scenario.EndpointEmbeddings, Model: "m",
 		Messages: []scenario.Message{{Role: "user", Content: "boom"}}}
 
-	res := rt.ReserveScripted(req, "")
-	require.NotNil(t, res)
-	assert.Empty(t, res.Scenario, "no scenario answered")
-	require.NotNil(t, res.Reply.Error)
-	assert.Equal(t, scenario.Error{Kind: scenario.ErrorServer, Status: http.StatusInternalServerError,
-		Code: "llm_test_server_responder_failed", Message: `The match function of scenario "vectors" panicked: vectors broke`},
-		*res.Reply.Error)
-	res.Rollback() // returns nothing to a queue
+	res, err := rt.ReserveScripted(req, "")
+	assert.Nil(t, res)
+	require.NotNil(t, err)
+	assert.Equal(t, http.StatusInternalServerError, err.Status)
+	assert.Equal(t, "llm_test_server_responder_failed", err.Code)
+	assert.Equal(t, `The match function of scenario "vectors" panicked: vectors broke`, err.Message)
 	assert.Equal(t, 1, rt.Pending(), "no reply was taken")
 }

@@ -114,24 +114,17 @@ func (r *Reservation) Rollback() {
 // ReserveScripted is ReserveAfter, with nothing earlier, for requests that
 // have an answer of their own when nothing is scripted, such as
 // embeddings: it returns nil, and no error, when no scenario answers or
-// the runtime is retired. A match function that panics (see matches) comes
-// back as a reservation of no scenario and no queue whose reply is the
-// error that answers the request, since the caller answers only with a
-// reservation's reply (its journal entry therefore names the fault
-// http_error, as for a scripted error).
-func (rt *Runtime) ReserveScripted(req *scenario.Request, declared string) *Reservation {
+// the runtime is retired. A match function that panics (see matches)
+// ends the search with nothing taken, and the error that answers the
+// request.
+func (rt *Runtime) ReserveScripted(req *scenario.Request, declared string) (*Reservation, *apierr.Error) {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	if rt.retired {
-		return nil
+		return nil, nil
 	}
 	res, _, failed := rt.reserve(req, declared)
-	if failed != nil {
-		// No queue: Rollback returns nothing.
-		return &Reservation{rt: rt, index: -1, Reply: scenario.Reply{Error: &scenario.Error{
-			Kind: failed.Kind, Status: failed.Status, Code: failed.Code, Message: failed.Message}}}
-	}
-	return res
+	return res, failed
 }
 
 // reserve identifies req's conversation and takes the reply that answers
