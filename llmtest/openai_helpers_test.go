@@ -7,12 +7,9 @@ package llmtest_test
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 	"testing"
 
-	"github.com/llmtestserver/llmtestserver/journal"
-	"github.com/llmtestserver/llmtestserver/session"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/packages/ssestream"
 	"github.com/openai/openai-go/v3/responses"
@@ -26,18 +23,6 @@ func rsString(text string) responses.ResponseNewParamsInputUnion {
 	return responses.ResponseNewParamsInputUnion{OfString: openai.String(text)}
 }
 
-// rsItems is an input of items.
-func rsItems(items ...responses.ResponseInputItemUnionParam) responses.ResponseNewParamsInputUnion {
-	return responses.ResponseNewParamsInputUnion{OfInputItemList: responses.ResponseInputParam(items)}
-}
-
-// rsCallOutput is a function_call_output item answering callID.
-func rsCallOutput(callID, output string) responses.ResponseInputItemUnionParam {
-	item := responses.ResponseInputItemParamOfFunctionCallOutput(output)
-	item.OfFunctionCallOutput.CallID = openai.String(callID)
-	return item
-}
-
 // rsWeatherTools offers the get_weather function.
 func rsWeatherTools() []responses.ToolUnionParam {
 	return []responses.ToolUnionParam{responses.ToolParamOfFunction("get_weather", map[string]any{
@@ -45,14 +30,6 @@ func rsWeatherTools() []responses.ToolUnionParam {
 		"properties": map[string]any{"city": map[string]any{"type": "string"}, "unit": map[string]any{"type": "string"}},
 		"required":   []string{"city"},
 	}, false)}
-}
-
-// rsJournal returns the journal once it holds n entries: a request is
-// journaled after its answer is written.
-func rsJournal(t *testing.T, sess *session.Session, n int) []journal.Entry {
-	t.Helper()
-	eventually(t, fmt.Sprintf("the journal holds %d entries", n), func() bool { return sess.Journal().Len() >= n })
-	return sess.Journal().Entries()
 }
 
 // rsWantError checks that err is openai-go's API error with this status,
