@@ -1,6 +1,6 @@
 package llmtest_test
 
-// Helpers of the tests here that call the Responses API on their way to
+// Helpers of the tests here that call the OpenAI APIs on their way to
 // their own subject (forks, idempotency, the journal, inspection). The
 // codec's fidelity tests they came with moved to internal/openai (package
 // openai_test), which keeps its own copies.
@@ -13,6 +13,7 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/packages/ssestream"
 	"github.com/openai/openai-go/v3/responses"
+	"github.com/stretchr/testify/require"
 )
 
 // rsModel is the model the Responses tests talk to.
@@ -128,4 +129,13 @@ func countString(text string) responses.InputTokenCountParamsInputUnion {
 // each request still decodes its own copy.
 func bigText(n int) string {
 	return strings.Repeat("lorem ipsum dolor sit amet ", n/27+1)[:n]
+}
+
+// openaiError requires err to be an *openai.Error and returns it.
+func openaiError(t *testing.T, err error) *openai.Error {
+	t.Helper()
+	require.Error(t, err)
+	var apiErr *openai.Error
+	require.True(t, errors.As(err, &apiErr), "error %v (%T) is not an *openai.Error", err, err)
+	return apiErr
 }

@@ -7,16 +7,23 @@ package openai_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/llmtestserver/llmtestserver/journal"
+	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/session"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/responses"
 )
 
 // reply is a raw HTTP answer.
@@ -50,6 +57,20 @@ func (r reply) apiError(t *testing.T) (code, typ, param, message string) {
 		param = *env.Error.Param
 	}
 	return code, env.Error.Type, param, env.Error.Message
+}
+
+// wantError checks status and error code of r.
+func (r reply) wantError(t *testing.T, status int, code string) {
+	t.Helper()
+	if r.status != status {
+		t.Fatalf("status = %d, want %d; body %s", r.status, status, r.body)
+	}
+	if got, _, _, _ := r.apiError(t); got != code {
+		t.Fatalf("error code = %q, want %q; body %s", got, code, r.body)
+	}
+	if ct := r.header.Get("Content-Type"); ct != "application/json" {
+		t.Errorf("Content-Type = %q, want application/json", ct)
+	}
 }
 
 // call sends one raw request with the given headers (pairs of name, value)
@@ -98,6 +119,37 @@ func join(parts ...[]string) []string {
 	return out
 }
 
+// created is the body of a 201 from POST /admin-api/sessions.
+type created struct {
+	ID               string `json:"id"`
+	Key              string `json:"key"`
+	ReservationBytes int64  `json:"reservation_bytes"`
+}
+
+// createOverHTTP creates a session through the admin API and deletes it at
+// cleanup.
+func createOverHTTP(t *testing.T, srv *llmtest.Server, body string) created {
+	t.Helper()
+	return createOverHTTPAs(t, srv, srv.ManagementKey(), body)
+}
+
+func createOverHTTPAs(t *testing.T, srv *llmtest.Server, key, body string) created {
+	t.Helper()
+	r := call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/sessions", body, bearer(key)...)
+	if r.status != http.StatusCreated {
+		t.Fatalf("create: status %d, body %s", r.status, r.body)
+	}
+	var c created
+	if err := json.Unmarshal(r.body, &c); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		call(t, srv.Client(), http.MethodDelete, srv.URL()+"/admin-api/sessions/"+c.ID, "",
+			session.HeaderSession, c.ID, session.HeaderSessionKey, c.Key)
+	})
+	return c
+}
+
 // clientFor returns an openai-go client that talks to sess with apiKey and
 // never retries, so every call is one request.
 func clientFor(sess *session.Session, apiKey string) openai.Client {
@@ -138,4 +190,67 @@ func liveHeap() int64 {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	return int64(ms.HeapAlloc)
+}
+
+// journalOf returns the session's journal once it holds n entries. A
+// streamed request is journaled after its last event is written, so a
+// client that stops reading at [DONE] can get ahead of its entry.
+func journalOf(t *testing.T, sess *session.Session, n int) []journal.Entry {
+	t.Helper()
+	eventually(t, fmt.Sprintf("the journal holds %d entries", n), func() bool { return sess.Journal().Len() >= n })
+	return sess.Journal().Entries()
+}
+
+// openaiAPI is one of openai-go's two conversational APIs, called once,
+// streamed or not: it returns the text received and the call's error.
+type openaiAPI struct {
+	name string
+	call func(ctx context.Context, c openai.Client, stream bool) (string, error)
+}
+
+var openaiAPIs = []openaiAPI{
+	{"chat", func(ctx context.Context, c openai.Client, stream bool) (string, error) {
+		params := userTurn("gpt-4o-mini", "Hi")
+		if !stream {
+			out, err := c.Chat.Completions.New(ctx, params)
+			if err != nil {
+				return "", err
+			}
+			return out.Choices[0].Message.Content, nil
+		}
+		s := c.Chat.Completions.NewStreaming(ctx, params)
+		defer s.Close()
+		var text strings.Builder
+		for s.Next() {
+			if ch := s.Current(); len(ch.Choices) > 0 {
+				text.WriteString(ch.Choices[0].Delta.Content)
+			}
+		}
+		return text.String(), s.Err()
+	}},
+	{"responses", func(ctx context.Context, c openai.Client, stream bool) (string, error) {
+		params := responses.ResponseNewParams{Model: "gpt-4.1-mini",
+			Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("Hi")}}
+		if !stream {
+			out, err := c.Responses.New(ctx, params)
+			if err != nil {
+				return "", err
+			}
+			return out.OutputText(), nil
+		}
+		s := c.Responses.NewStreaming(ctx, params)
+		defer s.Close()
+		var text strings.Builder
+		for s.Next() {
+			ev := s.Current()
+			switch ev.Type {
+			case "response.output_text.delta":
+				text.WriteString(ev.Delta)
+			case "response.failed":
+				f := ev.AsResponseFailed().Response.Error
+				return text.String(), errors.New("response.failed: " + string(f.Code) + ": " + f.Message)
+			}
+		}
+		return text.String(), s.Err()
+	}},
 }
