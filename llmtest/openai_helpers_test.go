@@ -139,3 +139,7 @@ func openaiError(t *testing.T, err error) *openai.Error {
 	require.True(t, errors.As(err, &apiErr), "error %v (%T) is not an *openai.Error", err, err)
 	return apiErr
 }
+
+func ogTool(name string) openai.ChatCompletionToolUnionParam {
+	return openai.ChatCompletionFunctionTool(openai.FunctionDefinitionParam{Name: name})
+}

@@ -104,6 +104,12 @@ func call(t *testing.T, c *http.Client, method, url string, body string, headers
 	return reply{status: resp.StatusCode, header: resp.Header, body: b}
 }
 
+// rawCall is call; some tests name it so to stress that no SDK is involved.
+func rawCall(t *testing.T, c *http.Client, method, url, body string, headers ...string) reply {
+	t.Helper()
+	return call(t, c, method, url, body, headers...)
+}
+
 // selectorOf returns the header pairs that select sess.
 func selectorOf(sess *session.Session) []string {
 	return []string{session.HeaderSession, sess.ID(), session.HeaderSessionKey, sess.Key()}
@@ -148,6 +154,12 @@ func createOverHTTPAs(t *testing.T, srv *llmtest.Server, key, body string) creat
 			session.HeaderSession, c.ID, session.HeaderSessionKey, c.Key)
 	})
 	return c
+}
+
+// chatBody is a minimal chat completion request.
+func chatBody(model, user string) string {
+	b, _ := json.Marshal(map[string]any{"model": model, "messages": []map[string]string{{"role": "user", "content": user}}})
+	return string(b)
 }
 
 // clientFor returns an openai-go client that talks to sess with apiKey and
@@ -253,4 +265,31 @@ var openaiAPIs = []openaiAPI{
 		}
 		return text.String(), s.Err()
 	}},
+}
+
+// streamText reads a whole openai-go stream into an accumulator and returns
+// it with the chunks' content deltas.
+func streamText(t *testing.T, s interface {
+	Next() bool
+	Current() openai.ChatCompletionChunk
+	Err() error
+	Close() error
+}) (openai.ChatCompletionAccumulator, []string) {
+	t.Helper()
+	defer s.Close()
+	var acc openai.ChatCompletionAccumulator
+	var deltas []string
+	for s.Next() {
+		chunk := s.Current()
+		if !acc.AddChunk(chunk) {
+			t.Fatalf("the accumulator refused chunk %s", chunk.RawJSON())
+		}
+		if len(chunk.Choices) > 0 && chunk.Choices[0].Delta.Content != "" {
+			deltas = append(deltas, chunk.Choices[0].Delta.Content)
+		}
+	}
+	if err := s.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return acc, deltas
 }

@@ -1,16 +1,11 @@
-package llmtest_test
+package openai_test
 
 import (
 	"net/http"
 	"testing"
 
 	"github.com/llmtestserver/llmtestserver/llmtest"
-	"github.com/openai/openai-go/v3"
 )
-
-func ogTool(name string) openai.ChatCompletionToolUnionParam {
-	return openai.ChatCompletionFunctionTool(openai.FunctionDefinitionParam{Name: name})
-}
 
 const (
 	rawUser     = `{"role":"user","content":"Weather?"}`
