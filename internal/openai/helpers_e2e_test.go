@@ -26,6 +26,8 @@ import (
 	"github.com/openai/openai-go/v3/responses"
 )
 
+const replyModel = "gpt-4.1-mini"
+
 // reply is a raw HTTP answer.
 type reply struct {
 	status int
