@@ -1,9 +1,10 @@
 package llmtest_test
 
 // Helpers of the tests here that call the OpenAI APIs on their way to
-// their own subject (forks, idempotency, the journal, inspection). The
-// codec's fidelity tests they came with moved to internal/openai (package
-// openai_test), which keeps its own copies.
+// their own subject (forks, idempotency, the journal, inspection, admin
+// scenarios, conversation tracking). The codec's fidelity tests they came
+// with moved to internal/openai (package openai_test), which keeps its own
+// copies.
 
 import (
 	"errors"
