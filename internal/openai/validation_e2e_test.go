@@ -7,12 +7,7 @@ import (
 	"github.com/llmtestserver/llmtestserver/llmtest"
 )
 
-const (
-	rawUser     = `{"role":"user","content":"Weather?"}`
-	rawToolCall = `{"role":"assistant","tool_calls":[{"id":"call_1","type":"function","function":{"name":"get_weather","arguments":"{}"}}]}`
-	longName    = "a_function_name_that_is_far_too_long_for_the_api_to_accept_it_xyz" // 65 characters
-	weatherRF   = `"response_format":{"type":"json_schema","json_schema":{"schema":{"type":"object"}}}`
-)
+const rawUser = `{"role":"user","content":"Weather?"}`
 
 // A content of the wrong type names its message in param, like every other
 // per-message error.
