@@ -13,47 +13,6 @@ import (
 	"github.com/openai/openai-go/v3"
 )
 
-// n asks for several choices; every choice carries the answer and usage
-// counts the completion tokens of all of them.
-func TestMultipleChoices(t *testing.T) {
-	t.Parallel()
-	srv := llmtest.NewServer(t)
-	sess := srv.NewSession(t)
-	const text = "Two answers for the price of one."
-	sess.Chat("n").Responds(text).Repeat()
-	client := clientFor(sess, "k")
-	one, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Hi"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	params := userTurn(replyModel, "Hi")
-	params.N = openai.Int(2)
-	two, err := client.Chat.Completions.New(t.Context(), params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(two.Choices) != 2 {
-		t.Fatalf("%d choices, want 2", len(two.Choices))
-	}
-	for i, c := range two.Choices {
-		if c.Index != int64(i) || c.Message.Content != text || c.FinishReason != "stop" {
-			t.Errorf("choice %d = index %d %q %q", i, c.Index, c.Message.Content, c.FinishReason)
-		}
-	}
-	if two.Usage.CompletionTokens != 2*one.Usage.CompletionTokens || two.Usage.PromptTokens != one.Usage.PromptTokens {
-		t.Errorf("usage with n=2 = %+v, with n=1 = %+v; want twice the completion tokens", two.Usage, one.Usage)
-	}
-
-	params.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
-	acc, _ := streamText(t, client.Chat.Completions.NewStreaming(t.Context(), params))
-	if len(acc.Choices) != 2 || acc.Choices[0].Message.Content != text || acc.Choices[1].Message.Content != text {
-		t.Errorf("streamed choices = %+v, want two with the text", acc.Choices)
-	}
-	if acc.Usage.CompletionTokens != two.Usage.CompletionTokens {
-		t.Errorf("streamed completion tokens = %d, want %d", acc.Usage.CompletionTokens, two.Usage.CompletionTokens)
-	}
-}
-
 // WithStream sets the tokens per content chunk: 3 gives a third of the
 // chunks of the default 1.
 func TestStreamTokensPerChunk(t *testing.T) {

@@ -1,23 +1,13 @@
-package llmtest_test
+package openai_test
 
 import (
 	"net/http"
 	"testing"
 
 	"github.com/llmtestserver/llmtestserver/llmtest"
-	"github.com/openai/openai-go/v3"
 )
 
-func ogTool(name string) openai.ChatCompletionToolUnionParam {
-	return openai.ChatCompletionFunctionTool(openai.FunctionDefinitionParam{Name: name})
-}
-
-const (
-	rawUser     = `{"role":"user","content":"Weather?"}`
-	rawToolCall = `{"role":"assistant","tool_calls":[{"id":"call_1","type":"function","function":{"name":"get_weather","arguments":"{}"}}]}`
-	longName    = "a_function_name_that_is_far_too_long_for_the_api_to_accept_it_xyz" // 65 characters
-	weatherRF   = `"response_format":{"type":"json_schema","json_schema":{"schema":{"type":"object"}}}`
-)
+const rawUser = `{"role":"user","content":"Weather?"}`
 
 // A content of the wrong type names its message in param, like every other
 // per-message error.

@@ -1,4 +1,4 @@
-package llmtest_test
+package openai_test
 
 import (
 	"testing"
