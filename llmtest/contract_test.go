@@ -62,7 +62,7 @@ func TestCreateSessionWithConfiguration(t *testing.T) {
 	c := createOverHTTP(t, srv, body)
 	sel := []string{session.HeaderSession, c.ID, session.HeaderSessionKey, c.Key}
 	// The capacities' terms, and what keeping the scenario costs.
-	capacities := int64(65536 + 5*1024 + 2<<20 + 1000*256 + 16*128*1024 + 5<<19)
+	capacities := int64(65536 + 5*1024 + 2<<20 + 1000*256 + 5<<19)
 	cfg, err := session.ParseConfig([]byte(body), srv.Manager().Startup())
 	if err != nil {
 		t.Fatal(err)

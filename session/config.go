@@ -41,7 +41,8 @@ type Config struct {
 	History HistoryConfig `json:"history"`
 	// Videos reserves room for video generation jobs. No video route is
 	// served yet: the setting only prices the reservation, so that
-	// configurations written now keep their meaning once /v1/videos is.
+	// configurations written now keep their meaning once /v1/videos is,
+	// and it is 0 by default, so that a session pays for no stub.
 	Videos VideosConfig `json:"videos"`
 	// Stream shapes streamed answers.
 	Stream StreamConfig `json:"stream"`
@@ -156,7 +157,6 @@ func DefaultConfig() Config {
 	return Config{
 		Journal: JournalConfig{Capacity: 1000, MaxBytes: 8 << 20, MaxBodyBytes: defaultJournalBodyBytes},
 		History: HistoryConfig{Capacity: 1000, MaxBytes: 2 << 20},
-		Videos:  VideosConfig{Capacity: 16},
 		Stream:  StreamConfig{TokensPerChunk: 1},
 		// Small enough that the default reservation stays within 16 MiB.
 		Idempotency: IdempotencyConfig{Capacity: 256, MaxBytes: 128 << 10},

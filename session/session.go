@@ -6,6 +6,7 @@ import (
 
 	"github.com/llmtestserver/llmtestserver/internal/friend"
 	"github.com/llmtestserver/llmtestserver/internal/runtime"
+	"github.com/llmtestserver/llmtestserver/internal/server"
 	"github.com/llmtestserver/llmtestserver/journal"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
@@ -31,15 +32,28 @@ func (s *Session) ID() string { return s.id }
 func (s *Session) Key() string { return s.key }
 
 // BaseURL returns the base URL to give an OpenAI SDK: the server's
-// allocated endpoint followed by /v1.
-func (s *Session) BaseURL() string { return s.m.cfg.Endpoint + "/v1" }
+// allocated endpoint followed by the path the OpenAI API is served under
+// (/v1).
+func (s *Session) BaseURL() string { return s.baseURL("openai") }
 
 // AnthropicBaseURL returns the base URL to give Anthropic's SDK: the
-// server's root, since that SDK appends /v1 to its base URL itself.
-func (s *Session) AnthropicBaseURL() string { return s.m.cfg.Endpoint }
+// server's root followed by the path the Anthropic API is served under,
+// which is none, since that SDK appends /v1 to its base URL itself.
+func (s *Session) AnthropicBaseURL() string { return s.baseURL("anthropic") }
 
-// Endpoint returns the server's root URL, where /admin-api/ lives.
+// Endpoint returns the server's root URL, where /admin-api/ lives: the
+// address of the server itself, which no provider's SDK takes as it is
+// (BaseURL and AnthropicBaseURL are theirs).
 func (s *Session) Endpoint() string { return s.m.cfg.Endpoint }
+
+// baseURL is the base URL of the provider called name.
+func (s *Session) baseURL(name string) string {
+	path, ok := server.BasePath(name)
+	if !ok {
+		panic("session: the server speaks no provider " + name)
+	}
+	return s.m.cfg.Endpoint + path
+}
 
 // Transport returns a RoundTripper that sends every request with this
 // session's headers over the server's shared base transport.

@@ -325,10 +325,6 @@ func (r *ChatRequest) Choices() int {
 	return int(*r.N)
 }
 
-// ToolChoiceName is the normalized tool_choice: "auto", "none", "required",
-// the name of the one tool the caller forces, or "" when absent.
-func (r *ChatRequest) ToolChoiceName() string { return r.toolChoice }
-
 // Format is the structured-output format asked for, or nil for text.
 func (r *ChatRequest) Format() *scenario.ResponseFormat { return r.responseFormat }
 

@@ -12,7 +12,8 @@ import (
 )
 
 // input_items refuses a limit outside 1 to 100 as the other cursor lists
-// do: a limit of 0 is no request for the default page.
+// do (a limit of 0 is no request for the default page), an order other
+// than asc and desc, and an after that names no item of the response.
 func TestInputItemsLimitBounds(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
@@ -25,20 +26,24 @@ func TestInputItemsLimitBounds(t *testing.T) {
 	base := sess.BaseURL() + "/responses/" + resp.ID + "/input_items"
 	headers := join(selectorOf(sess), bearer("k"))
 	for _, tt := range []struct {
-		query, code string
-		status      int
+		query, code, param string
+		status             int
 	}{
-		{"?limit=0", "integer_below_min_value", 400},
-		{"?limit=101", "integer_above_max_value", 400},
-		{"?limit=100", "", 200},
-		{"", "", 200},
+		{"?limit=0", "integer_below_min_value", "limit", 400},
+		{"?limit=-1", "integer_below_min_value", "limit", 400},
+		{"?limit=101", "integer_above_max_value", "limit", 400},
+		{"?order=up", "invalid_value", "order", 400},
+		{"?after=msg_99", "", "after", 400},
+		{"?limit=100", "", "", 200},
+		{"?order=asc&limit=1", "", "", 200},
+		{"", "", "", 200},
 	} {
 		r := call(t, srv.Client(), "GET", base+tt.query, "", headers...)
 		require.Equal(t, tt.status, r.status, "%s: %s", tt.query, r.body)
 		if tt.status == 400 {
 			code, _, param, _ := r.apiError(t)
 			assert.Equal(t, tt.code, code, tt.query)
-			assert.Equal(t, "limit", param, tt.query)
+			assert.Equal(t, tt.param, param, tt.query)
 		}
 	}
 }

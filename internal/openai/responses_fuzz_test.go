@@ -61,7 +61,7 @@ func FuzzDecodeResponsesRequest(f *testing.F) {
 			t.Fatalf("normalized %+v", n)
 		}
 		req.Normalize().ToolResults()
-		PageItems(items, "", 0, "")
+		pageOf(items, func(it *Item) string { return it.ID }, pageQuery{limit: defaultPageLimit, desc: true}, "no item %s")
 
 		a := &ResponseAnswer{ID: "resp_f", Model: req.Model, MessageID: "msg_f", Text: n.LastUserText(), Request: req,
 			Instructions: req.Instructions, Conversation: req.ConversationID()}

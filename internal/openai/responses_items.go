@@ -228,28 +228,6 @@ func NewItemList(page []Item, hasMore bool) *ItemList {
 	return l
 }
 
-// PageItems selects one page of items for input_items. items are in
-// conversation order; order "desc" (the API's default, also for "") lists
-// them newest first and "asc" oldest first. after is the ID of the last item
-// of the previous page ("" for the first page); limit is 1…100, 0 meaning
-// the default of 20. A limit out of range is 400
-// integer_below_min_value / integer_above_max_value (param limit), an
-// unknown order 400 invalid_value (param order), and an after that names no
-// item 400 with param after (its wording is this server's: the API's is not
-// documented). The returned page shares no backing array with items.
-func PageItems(items []Item, after string, limit int, order string) ([]Item, bool, *Error) {
-	p := pageQuery{after: after, limit: limit, desc: true}
-	if limit == 0 {
-		p.limit = defaultPageLimit
-	} else if err := checkPageLimit(limit); err != nil {
-		return nil, false, err
-	}
-	if err := p.setOrder(order); err != nil {
-		return nil, false, err
-	}
-	return pageOf(items, func(it *Item) string { return it.ID }, p, "Invalid 'after': no input item with id '%s' in this response.")
-}
-
 // ResponseDeleted is the body of DELETE /v1/responses/{id}. go-openai
 // decodes it and fails on an empty body; openai-go discards it.
 type ResponseDeleted struct {

@@ -656,11 +656,6 @@ func (r *ResponsesRequest) decodeConversation() *Error {
 // ConversationID is the conversation the request names, "" when none.
 func (r *ResponsesRequest) ConversationID() string { return r.conversationID }
 
-// ToolChoiceName is the normalized tool_choice: "auto", "none", "required",
-// the name of the one function the caller forces, or "" when absent (or a
-// hosted tool is forced).
-func (r *ResponsesRequest) ToolChoiceName() string { return r.toolChoice }
-
 // Format is the structured-output format of text.format, or nil for text.
 func (r *ResponsesRequest) Format() *scenario.ResponseFormat { return r.format }
 

@@ -113,8 +113,8 @@ func TestResponsesDecodeOpenAIGoItems(t *testing.T) {
 	}
 	body := marshal(t, params)
 	req := mustDecodeResponses(t, body)
-	if req.PreviousResponseID != "resp_prev" || req.ToolChoiceName() != "get_weather" {
-		t.Errorf("previous %q tool_choice %q", req.PreviousResponseID, req.ToolChoiceName())
+	if req.PreviousResponseID != "resp_prev" || req.toolChoice != "get_weather" {
+		t.Errorf("previous %q tool_choice %q", req.PreviousResponseID, req.toolChoice)
 	}
 	items := req.InputItems(seqIDs())
 	if err := ValidateToolOutputs(items); err != nil {
@@ -273,8 +273,8 @@ func TestResponsesDecodeAccepts(t *testing.T) {
 		})
 	}
 	req := mustDecodeResponses(t, []byte(`{"model":"m","input":"x","tool_choice":{"type":"allowed_tools","mode":"required","tools":[]}}`))
-	if req.ToolChoiceName() != "required" {
-		t.Errorf("allowed_tools choice %q", req.ToolChoiceName())
+	if req.toolChoice != "required" {
+		t.Errorf("allowed_tools choice %q", req.toolChoice)
 	}
 	req = mustDecodeResponses(t, []byte(`{"model":"m","input":"answer in json","text":{"format":{"type":"json_object"}}}`))
 	equal(t, "json_object format", req.Format(), &scenario.ResponseFormat{Type: "json_object"})

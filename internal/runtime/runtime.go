@@ -40,10 +40,9 @@ type Settings struct {
 	JournalRedactHeaders []string
 	// Stream shapes streamed answers.
 	Stream StreamSettings
-	// HistoryCapacity is the most records the codecs store (Responses API
-	// responses) kept, and
-	// HistoryMaxBytes the most bytes they keep, as Stored.Size
-	// counts them.
+	// HistoryCapacity is the most records the codecs store (responses,
+	// stored chat completions and conversations alike) kept, and
+	// HistoryMaxBytes the most bytes they keep, as Stored.Size counts them.
 	HistoryCapacity int
 	HistoryMaxBytes int64
 	// RateLimits limit the requests and tokens a minute, per model (see

@@ -26,10 +26,22 @@ type Options struct {
 	Dashboard bool
 }
 
-// Codecs are the providers the server speaks, in the order they are asked
+// codecs are the providers the server speaks, in the order they are asked
 // to claim a request to a route several of them serve. The last one, the
 // fallback, also answers requests to routes nobody serves.
-var Codecs = []provider.Codec{anthropic.Codec{}, openai.Codec{}}
+var codecs = []provider.Codec{anthropic.Codec{}, openai.Codec{}}
+
+// BasePath is the path under the server's root that the SDKs of the
+// provider called name (a codec's Name: "openai", "anthropic") take as
+// their base URL, and false for a provider the server does not speak.
+func BasePath(name string) (string, bool) {
+	for _, c := range codecs {
+		if c.Name() == name {
+			return c.BasePath(), true
+		}
+	}
+	return "", false
+}
 
 // handler routes every request of the server.
 type handler struct {
@@ -54,7 +66,7 @@ func New(sessions admin.Sessions, opts Options) http.Handler {
 	if opts.Dashboard {
 		h.dashboard = h.admin.Guard(dashboard.Handler())
 	}
-	for _, c := range Codecs {
+	for _, c := range codecs {
 		for _, r := range c.Routes() {
 			h.routes = append(h.routes, route{c, r})
 		}
@@ -79,7 +91,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.admin.ServeHTTP(w, r)
 		return
 	}
-	rt, codec, found := h.find(r)
+	served, codec, found := h.find(r)
 	if err := httpx.HeadersTooLarge(r); err != nil {
 		httpx.WriteError(w, err, 0, codec.RenderError)
 		return
@@ -91,9 +103,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !found {
-		rt = route{codec: codec, Route: provider.Route{Serve: h.notFound}}
+		served = route{codec: codec, Route: provider.Route{Serve: h.notFound}}
 	}
-	httpx.Serve(w, r, sel, codec, rt.Route, h.opts.MaxRequestBytes, sel == h.sessions.Default())
+	httpx.Serve(w, r, sel, codec, served.Route, h.opts.MaxRequestBytes, sel == h.sessions.Default())
 }
 
 // find returns the route that serves r, with the codec that speaks it: of
@@ -102,39 +114,40 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (h *handler) find(r *http.Request) (route, provider.Codec, bool) {
 	var match *route
 	for i := range h.routes {
-		rt := &h.routes[i]
-		if !matches(rt.Path, r.URL.Path) {
+		candidate := &h.routes[i]
+		if !matches(candidate.Path, r.URL.Path) {
 			continue
 		}
-		if rt.codec.Claims(r) {
-			return h.withMethod(*rt, r), rt.codec, true
+		if candidate.codec.Claims(r) {
+			return h.withMethod(*candidate, r), candidate.codec, true
 		}
 		if match == nil {
-			match = rt
+			match = candidate
 		}
 	}
 	if match != nil {
 		return h.withMethod(*match, r), match.codec, true
 	}
-	for _, c := range Codecs {
+	for _, c := range codecs {
 		if c.Claims(r) {
 			return route{}, c, false
 		}
 	}
-	fallback := Codecs[len(Codecs)-1]
+	fallback := codecs[len(codecs)-1]
 	return route{}, fallback, false
 }
 
-// withMethod returns rt, or a route refusing r's method if rt takes another.
-func (h *handler) withMethod(rt route, r *http.Request) route {
-	if rt.Method == "" || rt.Method == r.Method {
-		return rt
+// withMethod returns served, or a route refusing r's method if served
+// takes another.
+func (h *handler) withMethod(served route, r *http.Request) route {
+	if served.Method == "" || served.Method == r.Method {
+		return served
 	}
-	allow := rt.Method
-	rt.Serve = func(x *provider.Exchange) provider.Response {
+	allow := served.Method
+	served.Serve = func(x *provider.Exchange) provider.Response {
 		return provider.Response{Err: apierr.MethodNotAllowed(r.Method, r.URL.Path, allow)}
 	}
-	return rt
+	return served
 }
 
 // matches reports whether a route's path serves path: exactly, or, for a
@@ -151,9 +164,9 @@ func matches(routePath, path string) bool {
 func (h *handler) notFound(x *provider.Exchange) provider.Response {
 	path := x.Request.URL.Path
 	hint := ""
-	for _, rt := range h.routes {
-		base := rt.codec.BasePath()
-		if base != "" && matches(rt.Path, base+path) {
+	for _, candidate := range h.routes {
+		base := candidate.codec.BasePath()
+		if base != "" && matches(candidate.Path, base+path) {
 			hint = "; the API is served under " + base + ", so use the session's BaseURL() as the SDK's base URL"
 			break
 		}
