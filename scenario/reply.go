@@ -110,12 +110,14 @@ type Error struct {
 	// get the HTTP error.
 	InStream bool `json:"in_stream,omitempty"`
 	// AfterEvents, with InStream, sends the first AfterEvents events of
-	// the reply's content before the error event: 0 to MaxFaultEvents. A
+	// the reply's stream before the error event: 0 to MaxFaultEvents. A
 	// count at or past the stream's length fails in place of its last
 	// event, so the stream never completes. 0 fails the stream at once,
-	// in each provider's own shape (Responses sends response.created and
-	// response.in_progress first). With a count above 0 the reply may
-	// carry text, tool_calls, json or a refusal to stream first.
+	// in each provider's own shape: a Responses stream always announces
+	// its response first (response.created and response.in_progress), so
+	// that 0, 1 and 2 fail it right after those two. With a count above 0
+	// the reply may carry text, tool_calls, json or a refusal to stream
+	// first.
 	AfterEvents int `json:"after_events,omitempty"`
 }
 

@@ -16,6 +16,11 @@ func TestDefaultReservationFitsTheDefaultBudget(t *testing.T) {
 	if r > 16<<20 || r < 12<<20 {
 		t.Errorf("default reservation = %d bytes, want at most 16 MiB (and above 12 MiB)", r)
 	}
+	// No video route is served yet: a default session reserves nothing for
+	// video jobs (it reserved 2 MiB for the stub).
+	if cfg.Videos.Capacity != 0 {
+		t.Errorf("default videos.capacity = %d, want 0 until videos are served", cfg.Videos.Capacity)
+	}
 	b := session.DefaultBounds()
 	if int64(b.MaxSessions)*r > b.MaxReservedBytes {
 		t.Errorf("%d default sessions reserve %d bytes, over the %d budget", b.MaxSessions, int64(b.MaxSessions)*r, b.MaxReservedBytes)

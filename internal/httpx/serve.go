@@ -15,8 +15,10 @@ import (
 
 // Serve runs a provider request on rt with the codec that owns its route:
 // it registers the request as in flight, checks the provider key, serves
-// the route, delivers the answer and journals the request. atDefault says
-// that rt is the default runtime, whose key is the management key.
+// the route, delivers the answer and journals the request, with what the
+// codec reads of the request's headers (provider.HeaderReader) and the
+// model the route's Response names. atDefault says that rt is the default
+// runtime, whose key is the management key.
 func Serve(w http.ResponseWriter, r *http.Request, rt *runtime.Runtime, codec provider.Codec, route provider.Route,
 	maxBody int64, atDefault bool) {
 	render := codec.RenderError

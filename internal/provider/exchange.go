@@ -33,8 +33,8 @@ type Exchange struct {
 	// in headers (see RateLimiter).
 	RateLimit *runtime.RateCheck
 	// Fault, StreamError and Pacing are the settled reply's fault, its
-	// error to send inside the stream after some events, and its own
-	// stream pacing (see answer.settle). The HTTP core fires the fault
+	// error to send inside the stream after its events (none included),
+	// and its own stream pacing (see answer.settle). The HTTP core fires the fault
 	// and the error as it delivers the response.
 	Fault       *scenario.Fault
 	StreamError *scenario.Error
