@@ -67,7 +67,7 @@ test('a server left running is killed when Node exits', async () => {
   assert.equal(await listening(), false, `a server still answers at ${url}`);
 });
 
-test('startServer finds a key given among the args, or in a -config file with its bearer token', async (t) => {
+test('startServer finds a key given among the args, or in a -config file with its API key', async (t) => {
   const inArgs = await startServer({ args: ['-management-key=args-key'], env: { ...process.env, LLMTEST_MANAGEMENT_KEY: '' } });
   t.after(() => inArgs.close());
   assert.equal(inArgs.managementKey, 'args-key');
