@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -13,6 +14,18 @@ import (
 // InputText is a plain-text Responses input.
 func InputText(text string) responses.ResponseNewParamsInputUnion {
 	return responses.ResponseNewParamsInputUnion{OfString: openai.String(text)}
+}
+
+// InputItems is a Responses input of items.
+func InputItems(items ...responses.ResponseInputItemUnionParam) responses.ResponseNewParamsInputUnion {
+	return responses.ResponseNewParamsInputUnion{OfInputItemList: responses.ResponseInputParam(items)}
+}
+
+// CallOutput is a function_call_output item answering callID.
+func CallOutput(callID, output string) responses.ResponseInputItemUnionParam {
+	item := responses.ResponseInputItemParamOfFunctionCallOutput(output)
+	item.OfFunctionCallOutput.CallID = openai.String(callID)
+	return item
 }
 
 // CountInputText is the input of an input-token count of plain text.
@@ -124,4 +137,15 @@ func Respond(t testing.TB, client openai.Client, params responses.ResponseNewPar
 	}
 	s := CollectResponses(t, client.Responses.NewStreaming(t.Context(), params))
 	return &s.Completed
+}
+
+// DecodeObject decodes a response's raw JSON, for comparing the fields
+// openai-go does not keep apart from their defaults.
+func DecodeObject(t testing.TB, raw string) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(raw), &m); err != nil {
+		t.Fatalf("response %q: %v", raw, err)
+	}
+	return m
 }
