@@ -4,10 +4,10 @@
 // API, openai-go clients and requests, the reading of Responses streams,
 // and waits on a session's journal.
 //
-// Only tests import it, which internal/layering checks: it imports testing
-// and llmtest, and so the whole server, which a program built on llmtest
-// (cmd/llmtestserver) must not link. It was written once from the copies
-// those tests kept when they moved beside their codecs and into compat. It
-// imports no SDK that is not a dependency of the root module: helpers of
-// go-openai and anthropic-sdk-go stay in compat.
+// Only tests import it, which internal/layering checks: it imports
+// testing, which a program built on llmtest (cmd/llmtestserver) must not
+// link, and llmtest, through which it reaches every codec. It imports no
+// SDK that is not a dependency of the root module, so that the root
+// module's graph stays as it is: the helpers of go-openai and
+// anthropic-sdk-go stay in compat.
 package e2e
