@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/journal"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
@@ -38,27 +39,27 @@ type listedScenario struct {
 }
 
 // postScenarios adds scenarios to sess over HTTP.
-func postScenarios(t *testing.T, sess *session.Session, body string) reply {
+func postScenarios(t *testing.T, sess *session.Session, body string) e2e.Reply {
 	t.Helper()
-	return rawCall(t, sess.HTTPClient(), http.MethodPost, sess.Endpoint()+"/admin-api/scenarios", body, selectorOf(sess)...)
+	return e2e.Call(t, sess.HTTPClient(), http.MethodPost, sess.Endpoint()+"/admin-api/scenarios", body, e2e.SelectorOf(sess)...)
 }
 
 // listScenarios returns the raw body of GET /admin-api/scenarios and its
 // scenarios.
 func listScenarios(t *testing.T, sess *session.Session) ([]byte, []listedScenario) {
 	t.Helper()
-	r := rawCall(t, sess.HTTPClient(), http.MethodGet, sess.Endpoint()+"/admin-api/scenarios", "", selectorOf(sess)...)
-	if r.status != http.StatusOK {
-		t.Fatalf("GET /admin-api/scenarios: %d %s", r.status, r.body)
+	r := e2e.Call(t, sess.HTTPClient(), http.MethodGet, sess.Endpoint()+"/admin-api/scenarios", "", e2e.SelectorOf(sess)...)
+	if r.Status != http.StatusOK {
+		t.Fatalf("GET /admin-api/scenarios: %d %s", r.Status, r.Body)
 	}
 	var list struct {
 		Object    string           `json:"object"`
 		Scenarios []listedScenario `json:"scenarios"`
 	}
-	if err := json.Unmarshal(r.body, &list); err != nil || list.Object != "list" {
-		t.Fatalf("GET /admin-api/scenarios body %q: object %q, %v", r.body, list.Object, err)
+	if err := json.Unmarshal(r.Body, &list); err != nil || list.Object != "list" {
+		t.Fatalf("GET /admin-api/scenarios body %q: object %q, %v", r.Body, list.Object, err)
 	}
-	return r.body, list.Scenarios
+	return r.Body, list.Scenarios
 }
 
 // remaining maps scenario names to their remaining replies.
@@ -79,9 +80,9 @@ func runAdminScript(t *testing.T, sess *session.Session) []string {
 		option.WithHTTPClient(sess.HTTPClient())) // default retries, for "flaky"
 	var answers []string
 
-	weather := openai.ChatCompletionNewParams{Model: replyModel,
+	weather := openai.ChatCompletionNewParams{Model: e2e.ReplyModel,
 		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Weather in Paris?")},
-		Tools:    []openai.ChatCompletionToolUnionParam{ogTool("get_weather")}}
+		Tools:    []openai.ChatCompletionToolUnionParam{e2e.ChatTool("get_weather")}}
 	resp, err := client.Chat.Completions.New(ctx, weather)
 	if err != nil {
 		t.Fatal(err)
@@ -97,26 +98,26 @@ func runAdminScript(t *testing.T, sess *session.Session) []string {
 	}
 	answers = append(answers, resp.Choices[0].Message.Content)
 
-	if resp, err = client.Chat.Completions.New(ctx, structuredParams("Weather as JSON")); err != nil {
+	if resp, err = client.Chat.Completions.New(ctx, e2e.StructuredParams("Weather as JSON")); err != nil {
 		t.Fatal(err)
 	}
 	answers = append(answers, resp.Choices[0].Message.Content)
 
-	if resp, err = client.Chat.Completions.New(ctx, userTurn(replyModel, "Are you flaky?")); err != nil {
+	if resp, err = client.Chat.Completions.New(ctx, e2e.UserTurn(e2e.ReplyModel, "Are you flaky?")); err != nil {
 		t.Fatalf("the retry after the scripted 429 failed: %v", err)
 	}
 	answers = append(answers, resp.Choices[0].Message.Content)
 
 	for _, name := range []string{"alice", "bob"} {
 		c := conversationClient(sess, sess.Conversation(name))
-		answers = append(answers, chatTurns(ctx, t, c, openai.ChatCompletionNewParams{Model: replyModel}, "Tell me a story")...)
+		answers = append(answers, chatTurns(ctx, t, c, openai.ChatCompletionNewParams{Model: e2e.ReplyModel}, "Tell me a story")...)
 	}
 	alice := conversationClient(sess, sess.Conversation("alice"))
-	answers = append(answers, chatTurns(ctx, t, alice, openai.ChatCompletionNewParams{Model: replyModel,
+	answers = append(answers, chatTurns(ctx, t, alice, openai.ChatCompletionNewParams{Model: e2e.ReplyModel,
 		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Tell me a story"), openai.AssistantMessage("chapter 1")}},
 		"Go on with the story")...)
 
-	answers = append(answers, chatTurns(ctx, t, client, openai.ChatCompletionNewParams{Model: replyModel}, "Anything else?", "Really?")...)
+	answers = append(answers, chatTurns(ctx, t, client, openai.ChatCompletionNewParams{Model: e2e.ReplyModel}, "Anything else?", "Really?")...)
 	return answers
 }
 
@@ -130,9 +131,9 @@ var adminScriptAnswers = []string{
 func TestAdminScenariosDriveChat(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	sess := srv.NewSession(t, session.OnlyModels(replyModel))
-	if r := postScenarios(t, sess, adminScenarios); r.status != http.StatusNoContent {
-		t.Fatalf("POST /admin-api/scenarios: %d %s", r.status, r.body)
+	sess := srv.NewSession(t, session.OnlyModels(e2e.ReplyModel))
+	if r := postScenarios(t, sess, adminScenarios); r.Status != http.StatusNoContent {
+		t.Fatalf("POST /admin-api/scenarios: %d %s", r.Status, r.Body)
 	}
 	_, before := listScenarios(t, sess)
 	wantBefore := map[string]int{"weather": 1, "weather-answer": 1, "structured": 1, "flaky": 2, "story": 2, "fallback": 1}
@@ -171,7 +172,7 @@ func TestAdminScenariosDriveChat(t *testing.T) {
 			t.Errorf("story remaining by conversation = %v, want alice 0 and bob 1", s.RemainingByConversation)
 		}
 	}
-	entries := journalOf(t, sess, len(adminScriptAnswers)+1)
+	entries := e2e.JournalOf(t, sess, len(adminScriptAnswers)+1)
 	if e := entries[3]; e.Status != 429 || e.Scenario != "flaky" || e.ErrorCode != "rate_limit_exceeded" {
 		t.Errorf("entry 4 = %d %q %q, want the scripted 429 from flaky", e.Status, e.Scenario, e.ErrorCode)
 	}
@@ -185,17 +186,17 @@ func TestAdminScenariosDriveChat(t *testing.T) {
 func TestAdminScenariosRoundTrip(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	from := srv.NewSession(t, session.OnlyModels(replyModel))
-	if r := postScenarios(t, from, adminScenarios); r.status != http.StatusNoContent {
-		t.Fatalf("POST: %d %s", r.status, r.body)
+	from := srv.NewSession(t, session.OnlyModels(e2e.ReplyModel))
+	if r := postScenarios(t, from, adminScenarios); r.Status != http.StatusNoContent {
+		t.Fatalf("POST: %d %s", r.Status, r.Body)
 	}
 	// Scenarios scripted in Go list the same way.
 	from.Chat("go-scripted").When(scenario.UserRegex(`^never$`)).Responds("x").Then("y").Repeat()
 	listed, _ := listScenarios(t, from)
 
-	to := srv.NewSession(t, session.OnlyModels(replyModel))
-	if r := postScenarios(t, to, stripListing(t, listed)); r.status != http.StatusNoContent {
-		t.Fatalf("re-POST of the listed scenarios: %d %s", r.status, r.body)
+	to := srv.NewSession(t, session.OnlyModels(e2e.ReplyModel))
+	if r := postScenarios(t, to, stripListing(t, listed)); r.Status != http.StatusNoContent {
+		t.Fatalf("re-POST of the listed scenarios: %d %s", r.Status, r.Body)
 	}
 	relisted, _ := listScenarios(t, to)
 	if string(relisted) != string(listed) {
@@ -235,14 +236,14 @@ func TestAdminScenariosListingPostsBackVerbatim(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
 	from := srv.NewSession(t)
-	if r := postScenarios(t, from, adminScenarios); r.status != http.StatusNoContent {
-		t.Fatalf("POST: %d %s", r.status, r.body)
+	if r := postScenarios(t, from, adminScenarios); r.Status != http.StatusNoContent {
+		t.Fatalf("POST: %d %s", r.Status, r.Body)
 	}
 	listed, _ := listScenarios(t, from)
 	to := srv.NewSession(t)
 	r := postScenarios(t, to, string(listed))
-	if r.status != http.StatusNoContent {
-		t.Fatalf("re-POST of the listing: %d %s", r.status, r.body)
+	if r.Status != http.StatusNoContent {
+		t.Fatalf("re-POST of the listing: %d %s", r.Status, r.Body)
 	}
 	if relisted, _ := listScenarios(t, to); string(relisted) != string(listed) {
 		t.Errorf("listing after the round trip:\n%s\nwant\n%s", relisted, listed)
@@ -277,11 +278,11 @@ func TestAdminScenariosRefuseInvalidDocuments(t *testing.T) {
 			sess := srv.NewSession(t)
 			sess.Chat("existing").Responds("kept")
 			r := postScenarios(t, sess, tt.body)
-			code, typ, param, msg := r.apiError(t)
-			if r.status != http.StatusBadRequest || code != "invalid_configuration" || typ != "invalid_request_error" ||
+			code, typ, param, msg := r.APIError(t)
+			if r.Status != http.StatusBadRequest || code != "invalid_configuration" || typ != "invalid_request_error" ||
 				!strings.HasPrefix(param, tt.param) || !strings.Contains(msg, tt.message) {
 				t.Errorf("got %d %s %s param %q message %q; want 400 invalid_configuration param %s… mentioning %q",
-					r.status, typ, code, param, msg, tt.param, tt.message)
+					r.Status, typ, code, param, msg, tt.param, tt.message)
 			}
 			if _, list := listScenarios(t, sess); len(list) != 1 || list[0].Name != "existing" || list[0].Remaining != 1 {
 				t.Errorf("scenarios after a refused POST = %+v, want only existing", list)
@@ -307,8 +308,8 @@ func TestGoFunctionScenariosAreInProcessOnly(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("go").When(scenario.Func(func(r *scenario.Request) bool { return r.Turn == 1 })).Responds("from Go")
-	client := clientFor(sess, "k")
-	resp, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Hi"))
+	client := e2e.ClientFor(sess, "k")
+	resp, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Hi"))
 	if err != nil || resp.Choices[0].Message.Content != "from Go" {
 		t.Fatalf("in-process Go matcher: %v, %v", resp, err)
 	}
@@ -322,13 +323,13 @@ func TestGoFunctionScenariosAreInProcessOnly(t *testing.T) {
 
 	// Listing such a session over HTTP names the scenario and marks it
 	// in-process only; posting that listing back is refused.
-	r := rawCall(t, srv.Client(), http.MethodGet, sess.Endpoint()+"/admin-api/scenarios", "", selectorOf(sess)...)
-	if r.status != http.StatusOK || !json.Valid(r.body) || !strings.Contains(string(r.body), `"name":"go","in_process_only":true`) {
-		t.Fatalf("listing = %d %s, want a JSON document naming the scenario as in-process only", r.status, r.body)
+	r := e2e.Call(t, srv.Client(), http.MethodGet, sess.Endpoint()+"/admin-api/scenarios", "", e2e.SelectorOf(sess)...)
+	if r.Status != http.StatusOK || !json.Valid(r.Body) || !strings.Contains(string(r.Body), `"name":"go","in_process_only":true`) {
+		t.Fatalf("listing = %d %s, want a JSON document naming the scenario as in-process only", r.Status, r.Body)
 	}
 	other := srv.NewSession(t)
-	if r := postScenarios(t, other, string(r.body)); r.status != http.StatusBadRequest || !strings.Contains(string(r.body), "in-process") {
-		t.Errorf("posting an in-process-only listing: %d %s, want 400 naming the reason", r.status, r.body)
+	if r := postScenarios(t, other, string(r.Body)); r.Status != http.StatusBadRequest || !strings.Contains(string(r.Body), "in-process") {
+		t.Errorf("posting an in-process-only listing: %d %s, want 400 naming the reason", r.Status, r.Body)
 	}
 }
 
@@ -340,28 +341,28 @@ func TestAdminAssertionsShape(t *testing.T) {
 	sess := srv.NewSession(t)
 	if r := postScenarios(t, sess, `{"scenarios":[
 		{"name":"bad-json","match":{"user_contains":"as JSON"},"replies":[{"json":{"city":3}}]},
-		{"name":"spare","match":{"user_contains":"never"},"replies":[{"text":"a"},{"text":"b"}]}]}`); r.status != http.StatusNoContent {
-		t.Fatalf("POST: %d %s", r.status, r.body)
+		{"name":"spare","match":{"user_contains":"never"},"replies":[{"text":"a"},{"text":"b"}]}]}`); r.Status != http.StatusNoContent {
+		t.Fatalf("POST: %d %s", r.Status, r.Body)
 	}
-	r := rawCall(t, srv.Client(), http.MethodGet, sess.Endpoint()+"/admin-api/assertions", "", selectorOf(sess)...)
+	r := e2e.Call(t, srv.Client(), http.MethodGet, sess.Endpoint()+"/admin-api/assertions", "", e2e.SelectorOf(sess)...)
 	want := `{"unmatched":[],"unmatched_total":0,"schema_mismatches":[],"schema_mismatch_total":0,"contradictions":[],"contradiction_total":0,"unused_replies":{"bad-json":1,"spare":2},"unused":[{"scenario":"bad-json","index":0},{"scenario":"spare","index":0},{"scenario":"spare","index":1}],"faults":{}`
 	fresh := sess.Assertions()
 	explanation, _ := json.Marshal(fresh.Explanation(sess.ID()))
 	want += `,"explanation":` + string(explanation) + `}`
-	if r.status != http.StatusOK || string(r.body) != want {
-		t.Errorf("fresh assertions: %d %s, want %s", r.status, r.body, want)
+	if r.Status != http.StatusOK || string(r.Body) != want {
+		t.Errorf("fresh assertions: %d %s, want %s", r.Status, r.Body, want)
 	}
 
-	client := clientFor(sess, "k")
-	if _, err := client.Chat.Completions.New(t.Context(), structuredParams("Weather as JSON")); err != nil {
+	client := e2e.ClientFor(sess, "k")
+	if _, err := client.Chat.Completions.New(t.Context(), e2e.StructuredParams("Weather as JSON")); err != nil {
 		t.Fatal(err)
 	}
-	_, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Hello?"))
-	if apiErr := asOpenAIError(t, err); apiErr.Code != journal.NoScenarioCode {
+	_, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Hello?"))
+	if apiErr := e2e.OpenAIError(t, err); apiErr.Code != journal.NoScenarioCode {
 		t.Fatalf("code = %q, want %s", apiErr.Code, journal.NoScenarioCode)
 	}
 
-	r = rawCall(t, srv.Client(), http.MethodGet, sess.Endpoint()+"/admin-api/assertions", "", selectorOf(sess)...)
+	r = e2e.Call(t, srv.Client(), http.MethodGet, sess.Endpoint()+"/admin-api/assertions", "", e2e.SelectorOf(sess)...)
 	var body struct {
 		Unmatched           []journal.Entry       `json:"unmatched"`
 		UnmatchedTotal      int                   `json:"unmatched_total"`
@@ -374,10 +375,10 @@ func TestAdminAssertionsShape(t *testing.T) {
 		Faults              map[string]int        `json:"faults"`
 		Explanation         string                `json:"explanation"`
 	}
-	dec := json.NewDecoder(strings.NewReader(string(r.body)))
+	dec := json.NewDecoder(strings.NewReader(string(r.Body)))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&body); err != nil || r.status != http.StatusOK {
-		t.Fatalf("assertions: %d %s: %v", r.status, r.body, err)
+	if err := dec.Decode(&body); err != nil || r.Status != http.StatusOK {
+		t.Fatalf("assertions: %d %s: %v", r.Status, r.Body, err)
 	}
 	if body.UnmatchedTotal != 1 || len(body.Unmatched) != 1 || body.Unmatched[0].UserText != "Hello?" ||
 		body.Unmatched[0].Status != 400 || body.Unmatched[0].ErrorCode != journal.NoScenarioCode {
@@ -408,12 +409,12 @@ func TestAdminScenariosNeedTheSessionsKey(t *testing.T) {
 	sess := srv.NewSession(t, session.RequireAPIKey("provider-key"))
 	body := `{"scenarios":[{"name":"a","match":{},"replies":[{"text":"x"}]}]}`
 	r := postScenarios(t, sess, body)
-	if r.status != http.StatusUnauthorized {
-		t.Errorf("POST without the key: %d %s, want 401", r.status, r.body)
+	if r.Status != http.StatusUnauthorized {
+		t.Errorf("POST without the key: %d %s, want 401", r.Status, r.Body)
 	}
-	r = rawCall(t, srv.Client(), http.MethodPost, sess.Endpoint()+"/admin-api/scenarios", body, join(selectorOf(sess), bearer("provider-key"))...)
-	if r.status != http.StatusNoContent {
-		t.Fatalf("POST with the key: %d %s", r.status, r.body)
+	r = e2e.Call(t, srv.Client(), http.MethodPost, sess.Endpoint()+"/admin-api/scenarios", body, e2e.Join(e2e.SelectorOf(sess), e2e.Bearer("provider-key"))...)
+	if r.Status != http.StatusNoContent {
+		t.Fatalf("POST with the key: %d %s", r.Status, r.Body)
 	}
 	if got := sess.Pending(); got != 1 {
 		t.Errorf("Pending = %d, want 1", got)

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/session"
 )
@@ -22,8 +23,8 @@ func TestDefaultBoundsAdmit32DefaultSessions(t *testing.T) {
 	if !errors.Is(err, session.ErrCapacityExceeded) {
 		t.Fatalf("33rd session: err = %v, want ErrCapacityExceeded", err)
 	}
-	r := call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/sessions", "{}", bearer(srv.ManagementKey())...)
-	r.wantError(t, http.StatusConflict, "session_capacity_exceeded")
+	r := e2e.Call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/sessions", "{}", e2e.Bearer(srv.ManagementKey())...)
+	r.WantError(t, http.StatusConflict, "session_capacity_exceeded")
 }
 
 func TestAdmissionByReservation(t *testing.T) {
@@ -42,8 +43,8 @@ func TestAdmissionByReservation(t *testing.T) {
 	if _, err := srv.OpenSession(); !errors.Is(err, session.ErrCapacityExceeded) {
 		t.Fatalf("4th session: err = %v, want ErrCapacityExceeded before the session count runs out", err)
 	}
-	call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/sessions", "{}", bearer(srv.ManagementKey())...).
-		wantError(t, http.StatusConflict, "session_capacity_exceeded")
+	e2e.Call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/sessions", "{}", e2e.Bearer(srv.ManagementKey())...).
+		WantError(t, http.StatusConflict, "session_capacity_exceeded")
 
 	// Growing a session past the budget fails and changes nothing.
 	if err := a.Configure(session.WithJournal(10, 2<<20)); !errors.Is(err, session.ErrCapacityExceeded) {
@@ -110,13 +111,13 @@ func TestRefusedConfigurationChangesNothing(t *testing.T) {
 	srv := llmtest.NewServer(t, llmtest.WithBounds(session.Bounds{MaxSessions: 4, MaxReservedBytes: 512 << 20, MaxConfigBytes: 4096}))
 	sess := srv.NewSession(t, session.RequireAPIKey("key"))
 	sess.Chat("greeting").Responds("first").Responds("second")
-	client := clientFor(sess, "key")
-	if _, err := client.Chat.Completions.New(t.Context(), userTurn("gpt-4.1-mini", "Hi")); err != nil {
+	client := e2e.ClientFor(sess, "key")
+	if _, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4.1-mini", "Hi")); err != nil {
 		t.Fatal(err)
 	}
 	before, _ := sess.Config()
 	reserved := srv.Manager().Reserved()
-	sel := join(selectorOf(sess), bearer("key"))
+	sel := e2e.Join(e2e.SelectorOf(sess), e2e.Bearer("key"))
 	url := srv.URL() + "/admin-api/config"
 
 	tests := []struct {
@@ -136,13 +137,13 @@ func TestRefusedConfigurationChangesNothing(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := call(t, srv.Client(), http.MethodPut, url, tt.body, sel...)
+			r := e2e.Call(t, srv.Client(), http.MethodPut, url, tt.body, sel...)
 			status := http.StatusBadRequest
 			if tt.code == "session_capacity_exceeded" {
 				status = http.StatusConflict
 			}
-			r.wantError(t, status, tt.code)
-			if _, _, param, _ := r.apiError(t); param != tt.param {
+			r.WantError(t, status, tt.code)
+			if _, _, param, _ := r.APIError(t); param != tt.param {
 				t.Errorf("param = %q, want %q", param, tt.param)
 			}
 			after, _ := sess.Config()
@@ -161,16 +162,16 @@ func TestRefusedConfigurationChangesNothing(t *testing.T) {
 		t.Errorf("Configure in Go with a zero journal: err = %v, want ErrInvalidConfig", err)
 	}
 	// The queue is where it was: the second reply comes next.
-	resp, err := client.Chat.Completions.New(t.Context(), userTurn("gpt-4.1-mini", "Hi"))
+	resp, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4.1-mini", "Hi"))
 	if err != nil || resp.Choices[0].Message.Content != "second" {
 		t.Fatalf("after refused configurations: %v, %+v; want the second reply", err, resp)
 	}
 	// A refused creation admits nothing.
 	n := srv.Manager().Len()
-	call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/sessions", `{"models":[""]}`, bearer(srv.ManagementKey())...).
-		wantError(t, http.StatusBadRequest, "invalid_configuration")
-	call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/sessions", `{"api_key":"`+strings.Repeat("k", 5000)+`"}`, bearer(srv.ManagementKey())...).
-		wantError(t, http.StatusBadRequest, "configuration_too_large")
+	e2e.Call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/sessions", `{"models":[""]}`, e2e.Bearer(srv.ManagementKey())...).
+		WantError(t, http.StatusBadRequest, "invalid_configuration")
+	e2e.Call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/sessions", `{"api_key":"`+strings.Repeat("k", 5000)+`"}`, e2e.Bearer(srv.ManagementKey())...).
+		WantError(t, http.StatusBadRequest, "configuration_too_large")
 	if srv.Manager().Len() != n || srv.Manager().Reserved() != reserved {
 		t.Error("a refused creation changed the session count or the reservation")
 	}
@@ -183,9 +184,9 @@ func TestJournalRetentionBound(t *testing.T) {
 	for i := range 5 {
 		sess.Chat("count").Responds(fmt.Sprintf("reply %d", i))
 	}
-	client := clientFor(sess, "unused")
+	client := e2e.ClientFor(sess, "unused")
 	for i := range 5 {
-		if _, err := client.Chat.Completions.New(t.Context(), userTurn("gpt-4.1-mini", fmt.Sprintf("question %d", i))); err != nil {
+		if _, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4.1-mini", fmt.Sprintf("question %d", i))); err != nil {
 			t.Fatal(err)
 		}
 	}

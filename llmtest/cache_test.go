@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/openai/openai-go/v3"
 )
@@ -17,7 +18,7 @@ func TestPromptCachingAcrossTurns(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("talk").Responds("First answer.").Repeat()
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	system := strings.Repeat("You are a careful assistant who reads every policy line. ", 120) // about 1,300 tokens
 	history := []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(system), openai.UserMessage("Turn one?")}
 	ask := func(key string) openai.CompletionUsage {

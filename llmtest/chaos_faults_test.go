@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
 	"github.com/llmtestserver/llmtestserver/session"
@@ -31,10 +32,10 @@ func chaosStreams(t *testing.T, srv *llmtest.Server, n int, seed uint64) ([]stri
 	for i := range n {
 		sess.Chat("script").Responds(fmt.Sprintf("reply %d", i+1))
 	}
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	out := make([]string, n)
 	for i := range out {
-		s := client.Chat.Completions.NewStreaming(t.Context(), userTurn("gpt-4o", "hi"))
+		s := client.Chat.Completions.NewStreaming(t.Context(), e2e.UserTurn("gpt-4o", "hi"))
 		var text strings.Builder
 		for s.Next() {
 			if c := s.Current(); len(c.Choices) > 0 {
@@ -120,7 +121,7 @@ func TestChaosDropsAreRetriedByOpenAIGo(t *testing.T) {
 		option.WithHTTPClient(sess.HTTPClient())) // openai-go's default retries
 	var got []string
 	for range 3 {
-		c, err := client.Chat.Completions.New(t.Context(), userTurn("gpt-4o", "hi"))
+		c, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4o", "hi"))
 		require.NoError(t, err)
 		got = append(got, c.Choices[0].Message.Content)
 	}

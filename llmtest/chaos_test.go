@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
 	"github.com/llmtestserver/llmtestserver/session"
@@ -23,10 +24,10 @@ func chaosRun(t *testing.T, srv *llmtest.Server, n int, seed uint64, rules ...se
 	for i := range n {
 		sess.Chat("script").Responds(fmt.Sprintf("r%d", i+1))
 	}
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	out := make([]string, n)
 	for i := range out {
-		c, err := client.Chat.Completions.New(t.Context(), userTurn("gpt-4o", "hi"))
+		c, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4o", "hi"))
 		var apiErr *openai.Error
 		switch {
 		case errors.As(err, &apiErr):
@@ -61,13 +62,13 @@ func TestChaosEveryThirdRequestFails(t *testing.T) {
 	assert.Equal(t, first, second, "the same rules give the same outcomes on a fresh session")
 
 	sess.Reset()
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	for i, want := range []string{"r1", "r2"} {
-		c, err := client.Chat.Completions.New(t.Context(), userTurn("gpt-4o", "hi"))
+		c, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4o", "hi"))
 		require.NoError(t, err, "request %d after Reset", i+1)
 		assert.Equal(t, want, c.Choices[0].Message.Content)
 	}
-	_, err := client.Chat.Completions.New(t.Context(), userTurn("gpt-4o", "hi"))
+	_, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4o", "hi"))
 	require.Error(t, err, "Reset restarts the rule's count")
 }
 
@@ -104,31 +105,31 @@ func TestChaosProbabilityFollowsTheSeed(t *testing.T) {
 func TestChaosAndRateLimitsOverTheAdminAPI(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	c := createOverHTTP(t, srv, `{"scenarios":[{"name":"g","match":{},"replies":[{"text":"one"},{"text":"two"},{"text":"three"}]}],
+	c := e2e.CreateOverHTTP(t, srv, `{"scenarios":[{"name":"g","match":{},"replies":[{"text":"one"},{"text":"two"},{"text":"three"}]}],
 		"rate_limits":{"requests_per_minute":100},
 		"chaos":{"seed":1,"rules":[{"name":"flaky","every":2,"reply":{"error":{"status":503}}}]}}`)
 	sel := []string{session.HeaderSession, c.ID, session.HeaderSessionKey, c.Key}
-	chat := func() reply {
-		return call(t, srv.Client(), http.MethodPost, srv.URL()+"/v1/chat/completions", chatBody("gpt-4o", "hi"), join(sel, bearer("k"))...)
+	chat := func() e2e.Reply {
+		return e2e.Call(t, srv.Client(), http.MethodPost, srv.URL()+"/v1/chat/completions", e2e.ChatBody("gpt-4o", "hi"), e2e.Join(sel, e2e.Bearer("k"))...)
 	}
 	r := chat()
-	require.Equal(t, http.StatusOK, r.status, "%s", r.body)
-	assert.Equal(t, "99", r.header.Get("x-ratelimit-remaining-requests"))
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	assert.Equal(t, "99", r.Header.Get("x-ratelimit-remaining-requests"))
 	r = chat()
-	r.wantError(t, http.StatusServiceUnavailable, "")
-	assert.Equal(t, "98", r.header.Get("x-ratelimit-remaining-requests"), "a faulted request counts against the limits")
+	r.WantError(t, http.StatusServiceUnavailable, "")
+	assert.Equal(t, "98", r.Header.Get("x-ratelimit-remaining-requests"), "a faulted request counts against the limits")
 	r = chat()
-	require.Equal(t, http.StatusOK, r.status)
-	assert.Contains(t, string(r.body), `"two"`, "the fault took no scripted reply")
-	r = call(t, srv.Client(), http.MethodPost, srv.URL()+"/v1/chat/completions",
-		`{"model":"gpt-4o","stream":true,"messages":[{"role":"user","content":"hi"}]}`, join(sel, bearer("k"))...)
-	r.wantError(t, http.StatusServiceUnavailable, "")
-	assert.Equal(t, "96", r.header.Get("x-ratelimit-remaining-requests"))
-	r = call(t, srv.Client(), http.MethodPost, srv.URL()+"/v1/chat/completions",
-		`{"model":"gpt-4o","stream":true,"messages":[{"role":"user","content":"hi"}]}`, join(sel, bearer("k"))...)
-	require.Equal(t, http.StatusOK, r.status, "%s", r.body)
-	assert.Contains(t, string(r.body), `"three"`)
-	assert.Equal(t, "95", r.header.Get("x-ratelimit-remaining-requests"), "a stream carries the headers too")
+	require.Equal(t, http.StatusOK, r.Status)
+	assert.Contains(t, string(r.Body), `"two"`, "the fault took no scripted reply")
+	r = e2e.Call(t, srv.Client(), http.MethodPost, srv.URL()+"/v1/chat/completions",
+		`{"model":"gpt-4o","stream":true,"messages":[{"role":"user","content":"hi"}]}`, e2e.Join(sel, e2e.Bearer("k"))...)
+	r.WantError(t, http.StatusServiceUnavailable, "")
+	assert.Equal(t, "96", r.Header.Get("x-ratelimit-remaining-requests"))
+	r = e2e.Call(t, srv.Client(), http.MethodPost, srv.URL()+"/v1/chat/completions",
+		`{"model":"gpt-4o","stream":true,"messages":[{"role":"user","content":"hi"}]}`, e2e.Join(sel, e2e.Bearer("k"))...)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	assert.Contains(t, string(r.Body), `"three"`)
+	assert.Equal(t, "95", r.Header.Get("x-ratelimit-remaining-requests"), "a stream carries the headers too")
 
 	for body, field := range map[string]string{
 		`{"chaos":{"rules":[{"every":2}]}}`:                                                    "chaos.rules[0].reply",
@@ -137,8 +138,8 @@ func TestChaosAndRateLimitsOverTheAdminAPI(t *testing.T) {
 		`{"rate_limits":{"models":{"gpt-4o":{"tokens_per_minute":-1}}}}`:                       "rate_limits.models[gpt-4o].tokens_per_minute",
 		`{"chaos":{"rules":[{"every":1,"reply":{"error":{"status":500}},"endpoints":["x"]}]}}`: "chaos.rules[0].endpoints[0]",
 	} {
-		r := call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/sessions", body, bearer(srv.ManagementKey())...)
-		assert.Equal(t, http.StatusBadRequest, r.status, "%s: %s", body, r.body)
-		assert.Contains(t, string(r.body), field, body)
+		r := e2e.Call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/sessions", body, e2e.Bearer(srv.ManagementKey())...)
+		assert.Equal(t, http.StatusBadRequest, r.Status, "%s: %s", body, r.Body)
+		assert.Contains(t, string(r.Body), field, body)
 	}
 }

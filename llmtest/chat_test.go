@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/session"
 	"github.com/openai/openai-go/v3"
@@ -20,8 +21,8 @@ func TestProviderCredentials(t *testing.T) {
 	sess := srv.NewSession(t, session.RequireAPIKey("provider-key"))
 	sess.Chat("greeting").Responds("hi")
 	for _, key := range []string{"wrong-key", sess.Key(), srv.ManagementKey()} {
-		client := clientFor(sess, key)
-		_, err := client.Chat.Completions.New(context.Background(), userTurn("gpt-4.1-mini", "Hi"))
+		client := e2e.ClientFor(sess, key)
+		_, err := client.Chat.Completions.New(context.Background(), e2e.UserTurn("gpt-4.1-mini", "Hi"))
 		var apiErr *openai.Error
 		if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusUnauthorized || apiErr.Code != "invalid_api_key" {
 			t.Fatalf("key %.12s…: err = %v, want 401 invalid_api_key", key, err)
@@ -44,8 +45,8 @@ func TestProviderCredentials(t *testing.T) {
 	if sess.Pending() != 1 {
 		t.Error("a refused request used a reply")
 	}
-	client := clientFor(sess, "provider-key")
-	resp, err := client.Chat.Completions.New(context.Background(), userTurn("gpt-4.1-mini", "Hi"))
+	client := e2e.ClientFor(sess, "provider-key")
+	resp, err := client.Chat.Completions.New(context.Background(), e2e.UserTurn("gpt-4.1-mini", "Hi"))
 	if err != nil || resp.Choices[0].Message.Content != "hi" {
 		t.Fatalf("right key: %v", err)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
 	"github.com/llmtestserver/llmtestserver/session"
@@ -19,7 +20,7 @@ func TestBuilderClearDropsRemainingReplies(t *testing.T) {
 	sess := srv.NewSession(t)
 	greeting := sess.Chat("greeting").When(scenario.UserContains("hello")).Responds("one").Then("two").Then("three")
 	sess.Chat("fallback").Responds("fallback").Repeat()
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	ctx := t.Context()
 	require.Equal(t, "one", chatAnswer(ctx, client, "hello"))
 
@@ -54,7 +55,7 @@ func TestBuilderClearKeepsTheConfigurationValid(t *testing.T) {
 	require.Len(t, cfg.Scenarios, 1)
 	require.Equal(t, "b", cfg.Scenarios[0].Name)
 	require.NoError(t, sess.Configure(session.WithConfig(cfg)))
-	require.Equal(t, "from b", chatAnswer(t.Context(), clientFor(sess, "k"), "a"))
+	require.Equal(t, "from b", chatAnswer(t.Context(), e2e.ClientFor(sess, "k"), "a"))
 }
 
 // The use Clear is made for: a fork answers differently from its base,
@@ -67,6 +68,6 @@ func TestBuilderClearInAFork(t *testing.T) {
 	fork := srv.Fork(t, base)
 	fork.Chat("greeting").Clear().Responds("Bonjour")
 	ctx := t.Context()
-	require.Equal(t, "Bonjour", chatAnswer(ctx, clientFor(fork, "k"), "hi"))
-	require.Equal(t, "Hello", chatAnswer(ctx, clientFor(base, "k"), "hi"))
+	require.Equal(t, "Bonjour", chatAnswer(ctx, e2e.ClientFor(fork, "k"), "hi"))
+	require.Equal(t, "Hello", chatAnswer(ctx, e2e.ClientFor(base, "k"), "hi"))
 }

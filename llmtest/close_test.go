@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/internal/leakcheck"
 	"github.com/llmtestserver/llmtestserver/internal/tokens"
 	"github.com/llmtestserver/llmtestserver/llmtest"
@@ -49,7 +50,7 @@ func TestCloseWithStuckClients(t *testing.T) {
 		t.Skip("measures the heap")
 	}
 	defer leakcheck.Check(t, leakcheck.Current())
-	tokens.Split(replyModel, "Load the tokenizer's tables, which stay.")
+	tokens.Split(e2e.ReplyModel, "Load the tokenizer's tables, which stay.")
 	runtime.GC()
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
@@ -64,7 +65,7 @@ func TestCloseWithStuckClients(t *testing.T) {
 	}
 	text := strings.Repeat("Nobody reads this answer. ", 8<<10) // 208 KiB, more than the sockets buffer
 	sess.Chat("long").Responds(text).Repeat()
-	sel := join(selectorOf(sess), bearer("k"))
+	sel := e2e.Join(e2e.SelectorOf(sess), e2e.Bearer("k"))
 
 	var conns []net.Conn
 	defer func() {
@@ -72,18 +73,18 @@ func TestCloseWithStuckClients(t *testing.T) {
 			c.Close()
 		}
 	}()
-	stream := fmt.Sprintf(`{"model":%q,"stream":true,"n":4,"messages":[{"role":"user","content":"Hi"}]}`, replyModel)
+	stream := fmt.Sprintf(`{"model":%q,"stream":true,"n":4,"messages":[{"role":"user","content":"Hi"}]}`, e2e.ReplyModel)
 	for range 8 {
 		conns = append(conns, rawRequest(t, srv, "POST", "/v1/chat/completions", sel, len(stream), stream))
 	}
 	// 9 of the 1,000 bytes declared, to the session and to session creation.
 	conns = append(conns, rawRequest(t, srv, "POST", "/v1/chat/completions", sel, 1000, `{"model":`))
-	conns = append(conns, rawRequest(t, srv, "POST", "/admin-api/sessions", bearer(srv.ManagementKey()), 1000, `{"scenari`))
+	conns = append(conns, rawRequest(t, srv, "POST", "/admin-api/sessions", e2e.Bearer(srv.ManagementKey()), 1000, `{"scenari`))
 	const provider = "internal/httpx.Serve("
-	eventually(t, "every request is being served", func() bool { return handlersIn(provider) == 9 })
+	e2e.Eventually(t, "every request is being served", func() bool { return handlersIn(provider) == 9 })
 
 	sess.Close()
-	eventually(t, "the deleted session's handlers end", func() bool { return handlersIn(provider) == 0 })
+	e2e.Eventually(t, "the deleted session's handlers end", func() bool { return handlersIn(provider) == 0 })
 
 	closed := make(chan struct{})
 	go func() {

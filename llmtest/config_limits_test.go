@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
 	"github.com/llmtestserver/llmtestserver/session"
@@ -26,17 +27,17 @@ func TestScenarioPostsStayWithinTheConfigurationLimit(t *testing.T) {
 	sess := srv.NewSession(t)
 	text := strings.Repeat("x", 300<<10)
 	for i := range 3 {
-		if r := postScenarios(t, sess, scenarioDoc(fmt.Sprint("s", i), text)); r.status != http.StatusNoContent {
-			t.Fatalf("post %d: %d %s", i, r.status, r.body)
+		if r := postScenarios(t, sess, scenarioDoc(fmt.Sprint("s", i), text)); r.Status != http.StatusNoContent {
+			t.Fatalf("post %d: %d %s", i, r.Status, r.Body)
 		}
 	}
 	before, reserved := sess.Pending(), srv.Manager().Reserved()
 	for i := range 10 {
 		r := postScenarios(t, sess, scenarioDoc(fmt.Sprint("more", i), text))
-		r.wantError(t, http.StatusBadRequest, "configuration_too_large")
+		r.WantError(t, http.StatusBadRequest, "configuration_too_large")
 	}
 	// Appending to an existing scenario is priced too.
-	postScenarios(t, sess, scenarioDoc("s0", text)).wantError(t, http.StatusBadRequest, "configuration_too_large")
+	postScenarios(t, sess, scenarioDoc("s0", text)).WantError(t, http.StatusBadRequest, "configuration_too_large")
 	cfg, err := sess.Config()
 	if err != nil {
 		t.Fatal(err)
@@ -60,8 +61,8 @@ func TestScenarioPostsAreChargedInTheReservation(t *testing.T) {
 	srv := llmtest.NewServer(t, llmtest.WithBounds(bounds))
 	sess := srv.NewSession(t)
 	base := sess.Reservation()
-	if r := postScenarios(t, sess, scenarioDoc("small", "fits")); r.status != http.StatusNoContent {
-		t.Fatalf("small post: %d %s", r.status, r.body)
+	if r := postScenarios(t, sess, scenarioDoc("small", "fits")); r.Status != http.StatusNoContent {
+		t.Fatalf("small post: %d %s", r.Status, r.Body)
 	}
 	charged := sess.Reservation()
 	cfg, _ := sess.Config()
@@ -71,7 +72,7 @@ func TestScenarioPostsAreChargedInTheReservation(t *testing.T) {
 	}
 	// 2,000 empty replies are 6 KB of JSON but cost far more to keep.
 	many := `{"scenarios":[{"name":"many","match":{},"replies":[` + strings.Repeat(`{},`, 1999) + `{}]}]}`
-	postScenarios(t, sess, many).wantError(t, http.StatusConflict, "session_capacity_exceeded")
+	postScenarios(t, sess, many).WantError(t, http.StatusConflict, "session_capacity_exceeded")
 	if got := sess.Reservation(); got != charged || sess.Pending() != 1 {
 		t.Errorf("a refused post changed the reservation to %d (want %d) or the queue (%d pending)", got, charged, sess.Pending())
 	}
@@ -121,16 +122,16 @@ func TestCreationAndConfigureMeasureAlike(t *testing.T) {
 	doc := func(n int) string {
 		return `{"scenarios":[{"name":"lt","match":{},"replies":[{"text":"` + strings.Repeat("<", n) + `"}]}]}`
 	}
-	c := createOverHTTP(t, srv, doc(200_000))
+	c := e2e.CreateOverHTTP(t, srv, doc(200_000))
 	sel := []string{session.HeaderSession, c.ID, session.HeaderSessionKey, c.Key}
-	if r := call(t, srv.Client(), http.MethodPut, srv.URL()+"/admin-api/config", doc(200_000), sel...); r.status != http.StatusNoContent {
-		t.Errorf("PUT of the document that created the session: %d %s", r.status, r.body)
+	if r := e2e.Call(t, srv.Client(), http.MethodPut, srv.URL()+"/admin-api/config", doc(200_000), sel...); r.Status != http.StatusNoContent {
+		t.Errorf("PUT of the document that created the session: %d %s", r.Status, r.Body)
 	}
 	big := doc(1_100_000)
-	call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/sessions", big, bearer(srv.ManagementKey())...).
-		wantError(t, http.StatusBadRequest, "configuration_too_large")
-	call(t, srv.Client(), http.MethodPut, srv.URL()+"/admin-api/config", big, sel...).
-		wantError(t, http.StatusBadRequest, "configuration_too_large")
+	e2e.Call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/sessions", big, e2e.Bearer(srv.ManagementKey())...).
+		WantError(t, http.StatusBadRequest, "configuration_too_large")
+	e2e.Call(t, srv.Client(), http.MethodPut, srv.URL()+"/admin-api/config", big, sel...).
+		WantError(t, http.StatusBadRequest, "configuration_too_large")
 }
 
 // A configuration holding Go functions is measured too: its encodable
@@ -153,10 +154,10 @@ func TestManyRepliesCostWithinTheirReservation(t *testing.T) {
 	}
 	srv := llmtest.NewServer(t)
 	body := `{"scenarios":[{"name":"many","match":{},"replies":[` + strings.Repeat(`{},`, 339_999) + `{}]}]}`
-	before := liveHeap()
-	c := createOverHTTP(t, srv, body)
+	before := e2e.LiveHeap()
+	c := e2e.CreateOverHTTP(t, srv, body)
 	body = ""
-	after := liveHeap()
+	after := e2e.LiveHeap()
 	def := session.DefaultConfig()
 	charged := c.ReservationBytes - def.Reservation()
 	grown := after - before

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/session"
 )
@@ -17,21 +18,21 @@ import (
 func TestCreateSessionOverHTTP(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t, llmtest.WithDefaults(session.OnlyModels("gpt-4.1-mini")))
-	r := call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/sessions", "{}", bearer(srv.ManagementKey())...)
-	if r.status != http.StatusCreated {
-		t.Fatalf("status %d, want 201; body %s", r.status, r.body)
+	r := e2e.Call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/sessions", "{}", e2e.Bearer(srv.ManagementKey())...)
+	if r.Status != http.StatusCreated {
+		t.Fatalf("status %d, want 201; body %s", r.Status, r.Body)
 	}
-	var c created
-	if err := json.Unmarshal(r.body, &c); err != nil {
+	var c e2e.Created
+	if err := json.Unmarshal(r.Body, &c); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		call(t, srv.Client(), http.MethodDelete, srv.URL()+"/admin-api/sessions/"+c.ID, "", session.HeaderSession, c.ID, session.HeaderSessionKey, c.Key)
+		e2e.Call(t, srv.Client(), http.MethodDelete, srv.URL()+"/admin-api/sessions/"+c.ID, "", session.HeaderSession, c.ID, session.HeaderSessionKey, c.Key)
 	})
-	if got, want := r.header.Get("Location"), "/admin-api/sessions/"+c.ID; got != want {
+	if got, want := r.Header.Get("Location"), "/admin-api/sessions/"+c.ID; got != want {
 		t.Errorf("Location = %q, want %q", got, want)
 	}
-	if got := r.header.Get("Cache-Control"); got != "no-store" {
+	if got := r.Header.Get("Cache-Control"); got != "no-store" {
 		t.Errorf("Cache-Control = %q, want no-store", got)
 	}
 	if c.ID == "" || len(c.Key) < 64 {
@@ -59,7 +60,7 @@ func TestCreateSessionWithConfiguration(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	const body = `{"api_key":"provider-key","journal":{"capacity":5,"max_bytes":65536},
 		"scenarios":[{"name":"greeting","match":{"endpoint":"chat.completions"},"replies":[{"text":"configured over HTTP"}]}]}`
-	c := createOverHTTP(t, srv, body)
+	c := e2e.CreateOverHTTP(t, srv, body)
 	sel := []string{session.HeaderSession, c.ID, session.HeaderSessionKey, c.Key}
 	// The capacities' terms, and what keeping the scenario costs.
 	capacities := int64(65536 + 5*1024 + 2<<20 + 1000*256 + 5<<19)
@@ -70,9 +71,9 @@ func TestCreateSessionWithConfiguration(t *testing.T) {
 	if want := cfg.Reservation(); c.ReservationBytes != want || want <= capacities {
 		t.Errorf("reservation_bytes = %d, want %d, more than the capacities' %d", c.ReservationBytes, want, capacities)
 	}
-	r := call(t, srv.Client(), http.MethodPost, srv.URL()+"/v1/chat/completions", chatBody("gpt-4.1-mini", "Hi"), join(sel, bearer("provider-key"))...)
-	if r.status != http.StatusOK || !strings.Contains(string(r.body), "configured over HTTP") {
-		t.Fatalf("status %d, body %s; want the configured reply", r.status, r.body)
+	r := e2e.Call(t, srv.Client(), http.MethodPost, srv.URL()+"/v1/chat/completions", e2e.ChatBody("gpt-4.1-mini", "Hi"), e2e.Join(sel, e2e.Bearer("provider-key"))...)
+	if r.Status != http.StatusOK || !strings.Contains(string(r.Body), "configured over HTTP") {
+		t.Fatalf("status %d, body %s; want the configured reply", r.Status, r.Body)
 	}
 }
 
@@ -88,14 +89,14 @@ func TestCreateSessionIsGuarded(t *testing.T) {
 		code    string
 	}{
 		{"no management key", nil, http.StatusUnauthorized, ""},
-		{"wrong management key", bearer("not-the-key-at-all"), http.StatusUnauthorized, "invalid_api_key"},
-		{"session headers", join(bearer(srv.ManagementKey()), selectorOf(sess)), http.StatusBadRequest, "session_selector_not_allowed"},
-		{"one session header", join(bearer(srv.ManagementKey()), []string{session.HeaderSession, sess.ID()}), http.StatusBadRequest, "session_selector_not_allowed"},
+		{"wrong management key", e2e.Bearer("not-the-key-at-all"), http.StatusUnauthorized, "invalid_api_key"},
+		{"session headers", e2e.Join(e2e.Bearer(srv.ManagementKey()), e2e.SelectorOf(sess)), http.StatusBadRequest, "session_selector_not_allowed"},
+		{"one session header", e2e.Join(e2e.Bearer(srv.ManagementKey()), []string{session.HeaderSession, sess.ID()}), http.StatusBadRequest, "session_selector_not_allowed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			before := srv.Manager().Len()
-			call(t, srv.Client(), http.MethodPost, url, "{}", tt.headers...).wantError(t, tt.status, tt.code)
+			e2e.Call(t, srv.Client(), http.MethodPost, url, "{}", tt.headers...).WantError(t, tt.status, tt.code)
 			if after := srv.Manager().Len(); after != before {
 				t.Errorf("sessions: %d before, %d after a refused creation", before, after)
 			}
@@ -117,24 +118,24 @@ func TestBadSelectorReachesNoRuntime(t *testing.T) {
 		"only the key":   {session.HeaderSessionKey, a.Key()},
 		"unknown ID":     {session.HeaderSession, "sess_unknown", session.HeaderSessionKey, a.Key()},
 		"foreign key":    {session.HeaderSession, a.ID(), session.HeaderSessionKey, b.Key()},
-		"duplicate ID":   join(selectorOf(a), []string{session.HeaderSession, a.ID()}),
-		"duplicate key":  join(selectorOf(a), []string{session.HeaderSessionKey, a.Key()}),
+		"duplicate ID":   e2e.Join(e2e.SelectorOf(a), []string{session.HeaderSession, a.ID()}),
+		"duplicate key":  e2e.Join(e2e.SelectorOf(a), []string{session.HeaderSessionKey, a.Key()}),
 		"empty values":   {session.HeaderSession, "", session.HeaderSessionKey, ""},
-		"with mgmt auth": join([]string{session.HeaderSession, a.ID()}, bearer(srv.ManagementKey())),
+		"with mgmt auth": e2e.Join([]string{session.HeaderSession, a.ID()}, e2e.Bearer(srv.ManagementKey())),
 	}
 	for name, headers := range tests {
 		t.Run(name, func(t *testing.T) {
-			call(t, srv.Client(), http.MethodPost, url, chatBody("gpt-4.1-mini", "Hi"), headers...).wantError(t, http.StatusNotFound, "session_not_found")
-			call(t, srv.Client(), http.MethodGet, srv.URL()+"/admin-api/journal", "", headers...).wantError(t, http.StatusNotFound, "session_not_found")
+			e2e.Call(t, srv.Client(), http.MethodPost, url, e2e.ChatBody("gpt-4.1-mini", "Hi"), headers...).WantError(t, http.StatusNotFound, "session_not_found")
+			e2e.Call(t, srv.Client(), http.MethodGet, srv.URL()+"/admin-api/journal", "", headers...).WantError(t, http.StatusNotFound, "session_not_found")
 		})
 	}
 	// The default runtime still has its only reply, and no journal entry.
-	r := call(t, srv.Client(), http.MethodGet, srv.URL()+"/admin-api/journal", "", bearer(srv.ManagementKey())...)
+	r := e2e.Call(t, srv.Client(), http.MethodGet, srv.URL()+"/admin-api/journal", "", e2e.Bearer(srv.ManagementKey())...)
 	var j struct {
 		Data []json.RawMessage `json:"data"`
 	}
-	if err := json.Unmarshal(r.body, &j); err != nil || r.status != http.StatusOK {
-		t.Fatalf("default journal: %d %s", r.status, r.body)
+	if err := json.Unmarshal(r.Body, &j); err != nil || r.Status != http.StatusOK {
+		t.Fatalf("default journal: %d %s", r.Status, r.Body)
 	}
 	if len(j.Data) != 0 {
 		t.Errorf("default runtime journaled %d requests with bad selectors", len(j.Data))
@@ -144,40 +145,40 @@ func TestBadSelectorReachesNoRuntime(t *testing.T) {
 			t.Errorf("session %s journaled %d requests with bad selectors", s.ID(), n)
 		}
 	}
-	r = call(t, srv.Client(), http.MethodPost, url, chatBody("gpt-4.1-mini", "Hi"), bearer(srv.ManagementKey())...)
-	if r.status != http.StatusOK || !strings.Contains(string(r.body), "hello") {
-		t.Errorf("default runtime reply: %d %s; want its untouched reply", r.status, r.body)
+	r = e2e.Call(t, srv.Client(), http.MethodPost, url, e2e.ChatBody("gpt-4.1-mini", "Hi"), e2e.Bearer(srv.ManagementKey())...)
+	if r.Status != http.StatusOK || !strings.Contains(string(r.Body), "hello") {
+		t.Errorf("default runtime reply: %d %s; want its untouched reply", r.Status, r.Body)
 	}
 }
 
 func TestDeleteSessionOverHTTP(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	c := createOverHTTP(t, srv, "{}")
+	c := e2e.CreateOverHTTP(t, srv, "{}")
 	sel := []string{session.HeaderSession, c.ID, session.HeaderSessionKey, c.Key}
 	url := srv.URL() + "/admin-api/sessions/" + c.ID
 	reserved := srv.Manager().Reserved()
 
 	t.Run("refused without its own headers", func(t *testing.T) {
-		call(t, srv.Client(), http.MethodDelete, url, "", bearer(srv.ManagementKey())...).wantError(t, http.StatusNotFound, "session_not_found")
-		other := createOverHTTP(t, srv, "{}")
-		call(t, srv.Client(), http.MethodDelete, url, "", session.HeaderSession, other.ID, session.HeaderSessionKey, other.Key).
-			wantError(t, http.StatusNotFound, "session_not_found")
-		call(t, srv.Client(), http.MethodDelete, url, "", session.HeaderSession, c.ID, session.HeaderSessionKey, other.Key).
-			wantError(t, http.StatusNotFound, "session_not_found")
+		e2e.Call(t, srv.Client(), http.MethodDelete, url, "", e2e.Bearer(srv.ManagementKey())...).WantError(t, http.StatusNotFound, "session_not_found")
+		other := e2e.CreateOverHTTP(t, srv, "{}")
+		e2e.Call(t, srv.Client(), http.MethodDelete, url, "", session.HeaderSession, other.ID, session.HeaderSessionKey, other.Key).
+			WantError(t, http.StatusNotFound, "session_not_found")
+		e2e.Call(t, srv.Client(), http.MethodDelete, url, "", session.HeaderSession, c.ID, session.HeaderSessionKey, other.Key).
+			WantError(t, http.StatusNotFound, "session_not_found")
 		if _, ok := srv.Manager().Lookup(c.ID, c.Key); !ok {
 			t.Fatal("a refused deletion deleted the session")
 		}
 	})
 
 	t.Run("works after the provider key changed", func(t *testing.T) {
-		r := call(t, srv.Client(), http.MethodPut, srv.URL()+"/admin-api/config", `{"api_key":"changed"}`, sel...)
-		if r.status != http.StatusNoContent {
-			t.Fatalf("configure: %d %s", r.status, r.body)
+		r := e2e.Call(t, srv.Client(), http.MethodPut, srv.URL()+"/admin-api/config", `{"api_key":"changed"}`, sel...)
+		if r.Status != http.StatusNoContent {
+			t.Fatalf("configure: %d %s", r.Status, r.Body)
 		}
-		r = call(t, srv.Client(), http.MethodDelete, url, "", sel...)
-		if r.status != http.StatusNoContent || len(r.body) != 0 {
-			t.Fatalf("delete: status %d body %q, want 204 and no body", r.status, r.body)
+		r = e2e.Call(t, srv.Client(), http.MethodDelete, url, "", sel...)
+		if r.Status != http.StatusNoContent || len(r.Body) != 0 {
+			t.Fatalf("delete: status %d body %q, want 204 and no body", r.Status, r.Body)
 		}
 		if got := srv.Manager().Reserved(); got != reserved-c.ReservationBytes {
 			t.Errorf("reserved after delete = %d, want %d", got, reserved-c.ReservationBytes)
@@ -185,10 +186,10 @@ func TestDeleteSessionOverHTTP(t *testing.T) {
 	})
 
 	t.Run("then every call is 404", func(t *testing.T) {
-		call(t, srv.Client(), http.MethodDelete, url, "", sel...).wantError(t, http.StatusNotFound, "session_not_found")
-		call(t, srv.Client(), http.MethodPost, srv.URL()+"/v1/chat/completions", chatBody("gpt-4.1-mini", "Hi"), sel...).
-			wantError(t, http.StatusNotFound, "session_not_found")
-		call(t, srv.Client(), http.MethodGet, srv.URL()+"/admin-api/journal", "", sel...).wantError(t, http.StatusNotFound, "session_not_found")
+		e2e.Call(t, srv.Client(), http.MethodDelete, url, "", sel...).WantError(t, http.StatusNotFound, "session_not_found")
+		e2e.Call(t, srv.Client(), http.MethodPost, srv.URL()+"/v1/chat/completions", e2e.ChatBody("gpt-4.1-mini", "Hi"), sel...).
+			WantError(t, http.StatusNotFound, "session_not_found")
+		e2e.Call(t, srv.Client(), http.MethodGet, srv.URL()+"/admin-api/journal", "", sel...).WantError(t, http.StatusNotFound, "session_not_found")
 	})
 }
 
@@ -198,12 +199,12 @@ func TestDefaultRuntimeKeepsAnAPIKey(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
 	url := srv.URL() + "/admin-api/config"
-	r := call(t, srv.Client(), http.MethodPut, url, `{"api_key":""}`, bearer(srv.ManagementKey())...)
-	r.wantError(t, http.StatusBadRequest, "invalid_configuration")
-	call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/sessions", "{}").wantError(t, http.StatusUnauthorized, "")
-	r = call(t, srv.Client(), http.MethodPut, url, `{"api_key":"rotated"}`, bearer(srv.ManagementKey())...)
-	if r.status != http.StatusNoContent {
-		t.Fatalf("rotate: %d %s", r.status, r.body)
+	r := e2e.Call(t, srv.Client(), http.MethodPut, url, `{"api_key":""}`, e2e.Bearer(srv.ManagementKey())...)
+	r.WantError(t, http.StatusBadRequest, "invalid_configuration")
+	e2e.Call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/sessions", "{}").WantError(t, http.StatusUnauthorized, "")
+	r = e2e.Call(t, srv.Client(), http.MethodPut, url, `{"api_key":"rotated"}`, e2e.Bearer(srv.ManagementKey())...)
+	if r.Status != http.StatusNoContent {
+		t.Fatalf("rotate: %d %s", r.Status, r.Body)
 	}
 	createOverHTTPWith(t, srv, "rotated")
 }
@@ -213,8 +214,8 @@ func TestCreateAfterClose(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
 	srv.Manager().Close()
-	call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/sessions", "{}", bearer(srv.ManagementKey())...).
-		wantError(t, http.StatusServiceUnavailable, "server_shutting_down")
+	e2e.Call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/sessions", "{}", e2e.Bearer(srv.ManagementKey())...).
+		WantError(t, http.StatusServiceUnavailable, "server_shutting_down")
 }
 
 // Control routes act on the selected runtime, guarded by its bearer token;
@@ -222,16 +223,16 @@ func TestCreateAfterClose(t *testing.T) {
 func TestControlRoutes(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	c := createOverHTTP(t, srv, `{"api_key":"old-key","scenarios":[{"name":"g","match":{},"replies":[{"text":"one"}]}]}`)
+	c := e2e.CreateOverHTTP(t, srv, `{"api_key":"old-key","scenarios":[{"name":"g","match":{},"replies":[{"text":"one"}]}]}`)
 	sel := []string{session.HeaderSession, c.ID, session.HeaderSessionKey, c.Key}
 	base := srv.URL()
 
-	call(t, srv.Client(), http.MethodGet, base+"/admin-api/journal", "", sel...).wantError(t, http.StatusUnauthorized, "")
-	r := call(t, srv.Client(), http.MethodPost, base+"/v1/chat/completions", chatBody("gpt-4.1-mini", "Hi"), join(sel, bearer("old-key"))...)
-	if r.status != http.StatusOK {
-		t.Fatalf("chat: %d %s", r.status, r.body)
+	e2e.Call(t, srv.Client(), http.MethodGet, base+"/admin-api/journal", "", sel...).WantError(t, http.StatusUnauthorized, "")
+	r := e2e.Call(t, srv.Client(), http.MethodPost, base+"/v1/chat/completions", e2e.ChatBody("gpt-4.1-mini", "Hi"), e2e.Join(sel, e2e.Bearer("old-key"))...)
+	if r.Status != http.StatusOK {
+		t.Fatalf("chat: %d %s", r.Status, r.Body)
 	}
-	r = call(t, srv.Client(), http.MethodGet, base+"/admin-api/journal", "", join(sel, bearer("old-key"))...)
+	r = e2e.Call(t, srv.Client(), http.MethodGet, base+"/admin-api/journal", "", e2e.Join(sel, e2e.Bearer("old-key"))...)
 	var j struct {
 		Object string `json:"object"`
 		Data   []struct {
@@ -241,28 +242,28 @@ func TestControlRoutes(t *testing.T) {
 			ReplyText string `json:"reply_text"`
 		} `json:"data"`
 	}
-	if err := json.Unmarshal(r.body, &j); err != nil {
-		t.Fatalf("journal: %v; body %s", err, r.body)
+	if err := json.Unmarshal(r.Body, &j); err != nil {
+		t.Fatalf("journal: %v; body %s", err, r.Body)
 	}
 	if j.Object != "list" || len(j.Data) != 1 || j.Data[0].ReplyText != "one" || j.Data[0].UserText != "Hi" || j.Data[0].Status != 200 {
-		t.Errorf("journal = %s, want the one chat request", r.body)
+		t.Errorf("journal = %s, want the one chat request", r.Body)
 	}
-	if strings.Contains(string(r.body), c.Key) || strings.Contains(string(r.body), "old-key") {
-		t.Errorf("journal leaks a credential: %s", r.body)
+	if strings.Contains(string(r.Body), c.Key) || strings.Contains(string(r.Body), "old-key") {
+		t.Errorf("journal leaks a credential: %s", r.Body)
 	}
 
-	r = call(t, srv.Client(), http.MethodPost, base+"/admin-api/reset", "", join(sel, bearer("old-key"))...)
-	if r.status != http.StatusNoContent {
-		t.Fatalf("reset: %d %s", r.status, r.body)
+	r = e2e.Call(t, srv.Client(), http.MethodPost, base+"/admin-api/reset", "", e2e.Join(sel, e2e.Bearer("old-key"))...)
+	if r.Status != http.StatusNoContent {
+		t.Fatalf("reset: %d %s", r.Status, r.Body)
 	}
-	r = call(t, srv.Client(), http.MethodPut, base+"/admin-api/config", `{"api_key":"new-key"}`, join(sel, bearer("old-key"))...)
-	if r.status != http.StatusNoContent {
-		t.Fatalf("configure: %d %s", r.status, r.body)
+	r = e2e.Call(t, srv.Client(), http.MethodPut, base+"/admin-api/config", `{"api_key":"new-key"}`, e2e.Join(sel, e2e.Bearer("old-key"))...)
+	if r.Status != http.StatusNoContent {
+		t.Fatalf("configure: %d %s", r.Status, r.Body)
 	}
-	call(t, srv.Client(), http.MethodGet, base+"/admin-api/journal", "", join(sel, bearer("old-key"))...).wantError(t, http.StatusUnauthorized, "invalid_api_key")
-	r = call(t, srv.Client(), http.MethodGet, base+"/admin-api/journal", "", join(sel, bearer("new-key"))...)
-	if r.status != http.StatusOK || !strings.Contains(string(r.body), `"data":[]`) {
-		t.Errorf("journal after reset: %d %s, want an empty list", r.status, r.body)
+	e2e.Call(t, srv.Client(), http.MethodGet, base+"/admin-api/journal", "", e2e.Join(sel, e2e.Bearer("old-key"))...).WantError(t, http.StatusUnauthorized, "invalid_api_key")
+	r = e2e.Call(t, srv.Client(), http.MethodGet, base+"/admin-api/journal", "", e2e.Join(sel, e2e.Bearer("new-key"))...)
+	if r.Status != http.StatusOK || !strings.Contains(string(r.Body), `"data":[]`) {
+		t.Errorf("journal after reset: %d %s, want an empty list", r.Status, r.Body)
 	}
 }
 
@@ -274,11 +275,17 @@ func TestWithManagementKey(t *testing.T) {
 	require.Equal(t, "chosen-management-key", srv.ManagementKey())
 	c := createOverHTTPWith(t, srv, "chosen-management-key")
 	require.NotEmpty(t, c.ID)
-	r := call(t, srv.Client(), "POST", srv.URL()+"/admin-api/sessions", "{}", bearer("another-key")...)
-	r.wantError(t, http.StatusUnauthorized, "invalid_api_key")
+	r := e2e.Call(t, srv.Client(), "POST", srv.URL()+"/admin-api/sessions", "{}", e2e.Bearer("another-key")...)
+	r.WantError(t, http.StatusUnauthorized, "invalid_api_key")
 
 	_, err := llmtest.New(llmtest.WithManagementKey(""))
 	require.Error(t, err)
 	_, err = llmtest.New(llmtest.WithManagementKey("a"), llmtest.WithManagementKey("b"))
 	require.Error(t, err)
+}
+
+// createOverHTTPWith creates a default session with the given management key.
+func createOverHTTPWith(t *testing.T, srv *llmtest.Server, key string) e2e.Created {
+	t.Helper()
+	return e2e.CreateOverHTTPAs(t, srv, key, "{}")
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/journal"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
@@ -32,7 +33,7 @@ func responsesTools() []responses.ToolUnionParam {
 }
 
 func chatWith(tools []openai.ChatCompletionToolUnionParam, choice openai.ChatCompletionToolChoiceOptionUnionParam, parallel *bool) openai.ChatCompletionNewParams {
-	p := userTurn("gpt-4o-mini", "Weather?")
+	p := e2e.UserTurn("gpt-4o-mini", "Weather?")
 	p.Tools, p.ToolChoice = tools, choice
 	if parallel != nil {
 		p.ParallelToolCalls = openai.Bool(*parallel)
@@ -122,7 +123,7 @@ var contradictionCases = []contradictionCase{
 		chatCall(chatWith(chatTools(), openai.ChatCompletionToolChoiceOptionUnionParam{}, nil)),
 		"the reply calls delete_all, which the request does not offer (it offers get_weather, get_time)"},
 	{"chat: a call without tools", scenario.CallTools(weatherCall),
-		chatCall(userTurn("gpt-4o-mini", "Weather?")),
+		chatCall(e2e.UserTurn("gpt-4o-mini", "Weather?")),
 		"the reply calls get_weather, which the request does not offer (it offers no tools)"},
 	{"chat: two calls with parallel_tool_calls false", scenario.CallTools(weatherCall, timeCall),
 		chatCall(chatWith(chatTools(), openai.ChatCompletionToolChoiceOptionUnionParam{}, new(false))),
@@ -164,7 +165,7 @@ func TestRepliesThatContradictTheirRequest(t *testing.T) {
 			t.Parallel()
 			sess := srv.NewSession(t)
 			sess.Chat("weather").Reply(tc.reply)
-			client := clientFor(sess, "k")
+			client := e2e.ClientFor(sess, "k")
 
 			calls, text := tc.call(t, client)
 			var scripted []string
@@ -174,7 +175,7 @@ func TestRepliesThatContradictTheirRequest(t *testing.T) {
 			assert.Equal(t, scripted, calls, "the reply is served as scripted")
 			assert.Equal(t, tc.reply.Text, text)
 
-			entry := journalOf(t, sess, 1)[0]
+			entry := e2e.JournalOf(t, sess, 1)[0]
 			r := sess.Assertions()
 			rec := &recordingTB{}
 			clean := llmtest.CheckAssertions(rec, sess)
@@ -199,13 +200,13 @@ func TestRepliesThatContradictTheirRequest(t *testing.T) {
 			assert.Contains(t, msgs[0], tc.want)
 
 			// The admin API lists it too.
-			raw := rawCall(t, srv.Client(), http.MethodGet, sess.Endpoint()+"/admin-api/assertions", "", selectorOf(sess)...)
-			require.Equal(t, http.StatusOK, raw.status)
+			raw := e2e.Call(t, srv.Client(), http.MethodGet, sess.Endpoint()+"/admin-api/assertions", "", e2e.SelectorOf(sess)...)
+			require.Equal(t, http.StatusOK, raw.Status)
 			var body struct {
 				Contradictions     []journal.Entry `json:"contradictions"`
 				ContradictionTotal int             `json:"contradiction_total"`
 			}
-			require.NoError(t, json.Unmarshal(raw.body, &body))
+			require.NoError(t, json.Unmarshal(raw.Body, &body))
 			assert.Equal(t, 1, body.ContradictionTotal)
 			require.Len(t, body.Contradictions, 1)
 			assert.Equal(t, []string{tc.want}, body.Contradictions[0].Contradictions)
@@ -220,7 +221,7 @@ func TestStrictModeFailsOnAContradiction(t *testing.T) {
 	fake := &helperTB{}
 	sess := srv.NewSession(fake)
 	sess.Chat("weather").CallsTool("get_weather", `{"city":"Paris"}`)
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	_, err := client.Chat.Completions.New(t.Context(), chatWith(chatTools(), choiceMode("none"), nil))
 	require.NoError(t, err)
 	fake.runCleanups()

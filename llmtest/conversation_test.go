@@ -2,20 +2,15 @@ package llmtest_test
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/journal"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/session"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
-)
-
-const (
-	convModel  = "gpt-4.1-mini"
-	convSystem = "You are a terse planning assistant."
 )
 
 // conversationClient returns an openai-go client whose requests are filed
@@ -52,7 +47,7 @@ func chatTurns(ctx context.Context, t *testing.T, client openai.Client, params o
 func TestConversationsInParallelGetTheirOwnSequence(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t, llmtest.WithStrict())
-	sess := srv.NewSession(t, session.OnlyModels(convModel))
+	sess := srv.NewSession(t, session.OnlyModels(e2e.ConversationModel))
 	sess.Chat("plan").
 		Responds("step one").
 		Then("step two").
@@ -69,8 +64,8 @@ func TestConversationsInParallelGetTheirOwnSequence(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
 				client := conversationClient(sess, sess.Conversation(name))
-				params := openai.ChatCompletionNewParams{Model: convModel,
-					Messages: []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(convSystem)}}
+				params := openai.ChatCompletionNewParams{Model: e2e.ConversationModel,
+					Messages: []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(e2e.ConversationSystem)}}
 				<-start
 				got := chatTurns(t.Context(), t, client, params, users...)
 				if strings.Join(got, "|") != strings.Join(want, "|") {
@@ -82,7 +77,7 @@ func TestConversationsInParallelGetTheirOwnSequence(t *testing.T) {
 	})
 
 	byConv := map[string][]journal.Entry{}
-	for _, e := range journalOf(t, sess, len(names)*len(users)) {
+	for _, e := range e2e.JournalOf(t, sess, len(names)*len(users)) {
 		byConv[e.Conversation] = append(byConv[e.Conversation], e)
 	}
 	if len(byConv) != len(names) {
@@ -127,18 +122,18 @@ func keys[V any](m map[string]V) []string {
 func TestConversationPromptCacheKeyIsJournaled(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	sess := srv.NewSession(t, session.OnlyModels(convModel))
+	sess := srv.NewSession(t, session.OnlyModels(e2e.ConversationModel))
 	sess.Chat("any").Responds("noted").Repeat()
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	ctx := t.Context()
 	for _, key := range []string{"trip-42", "trip-43"} {
-		params := openai.ChatCompletionNewParams{Model: convModel, PromptCacheKey: openai.String(key),
-			Messages: []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(convSystem)}}
+		params := openai.ChatCompletionNewParams{Model: e2e.ConversationModel, PromptCacheKey: openai.String(key),
+			Messages: []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(e2e.ConversationSystem)}}
 		chatTurns(ctx, t, client, params, "Plan a trip for "+key, "Cheaper?", "Shorter?")
 	}
-	chatTurns(ctx, t, client, openai.ChatCompletionNewParams{Model: convModel}, "No key here")
+	chatTurns(ctx, t, client, openai.ChatCompletionNewParams{Model: e2e.ConversationModel}, "No key here")
 
-	entries := journalOf(t, sess, 7)
+	entries := e2e.JournalOf(t, sess, 7)
 	if len(entries) != 7 {
 		t.Fatalf("journal holds %d entries, want 7", len(entries))
 	}
@@ -168,35 +163,24 @@ func TestConversationPromptCacheKeyIsJournaled(t *testing.T) {
 func TestConversationExhaustedQueueIsPerConversation(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	sess := srv.NewSession(t, session.OnlyModels(convModel))
+	sess := srv.NewSession(t, session.OnlyModels(e2e.ConversationModel))
 	sess.Chat("once").Responds("only answer").PerConversation()
 	ctx := t.Context()
 	alice := conversationClient(sess, sess.Conversation("alice"))
-	if got := chatTurns(ctx, t, alice, openai.ChatCompletionNewParams{Model: convModel}, "Hi"); got[0] != "only answer" {
+	if got := chatTurns(ctx, t, alice, openai.ChatCompletionNewParams{Model: e2e.ConversationModel}, "Hi"); got[0] != "only answer" {
 		t.Fatalf("alice got %q", got)
 	}
-	_, err := alice.Chat.Completions.New(ctx, userTurn(convModel, "Hi again"))
-	apiErr := asOpenAIError(t, err)
+	_, err := alice.Chat.Completions.New(ctx, e2e.UserTurn(e2e.ConversationModel, "Hi again"))
+	apiErr := e2e.OpenAIError(t, err)
 	if apiErr.StatusCode != 400 || apiErr.Code != journal.NoScenarioCode || !strings.Contains(apiErr.Message, "used in this conversation") {
 		t.Errorf("alice's second request: %d %s %q, want 400 %s naming the conversation's used replies",
 			apiErr.StatusCode, apiErr.Code, apiErr.Message, journal.NoScenarioCode)
 	}
 	bob := conversationClient(sess, sess.Conversation("bob"))
-	if got := chatTurns(ctx, t, bob, openai.ChatCompletionNewParams{Model: convModel}, "Hi"); got[0] != "only answer" {
+	if got := chatTurns(ctx, t, bob, openai.ChatCompletionNewParams{Model: e2e.ConversationModel}, "Hi"); got[0] != "only answer" {
 		t.Errorf("bob got %q, want the whole queue of a new conversation", got)
 	}
 	if r := sess.Assertions(); r.UnmatchedTotal != 1 {
 		t.Errorf("UnmatchedTotal = %d, want 1", r.UnmatchedTotal)
 	}
-}
-
-// asOpenAIError returns err as openai-go's API error, failing the test if it
-// is not one.
-func asOpenAIError(t *testing.T, err error) *openai.Error {
-	t.Helper()
-	var apiErr *openai.Error
-	if !errors.As(err, &apiErr) {
-		t.Fatalf("err = %v (%T), want *openai.Error", err, err)
-	}
-	return apiErr
 }

@@ -3,13 +3,10 @@ package llmtest_test
 import (
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/openai/openai-go/v3"
 )
-
-// embModel is the embedding model the tests use: 1536 dimensions natively,
-// cl100k_base tokens.
-const embModel = "text-embedding-3-small"
 
 // Embeddings leave the conversations of chat requests alone: an exact retry
 // of a chat request stays in its generation even when an embeddings call
@@ -19,16 +16,16 @@ func TestEmbeddingsDoNotDisturbChatConversations(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("any").Responds("ok").Repeat()
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	ctx := t.Context()
-	if _, err := client.Chat.Completions.New(ctx, userTurn(rsModel, "hello")); err != nil {
+	if _, err := client.Chat.Completions.New(ctx, e2e.UserTurn(e2e.ResponsesModel, "hello")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := client.Embeddings.New(ctx, openai.EmbeddingNewParams{Model: embModel,
+	if _, err := client.Embeddings.New(ctx, openai.EmbeddingNewParams{Model: e2e.EmbeddingModel,
 		Input: openai.EmbeddingNewParamsInputUnion{OfArrayOfStrings: []string{"hello", "world"}}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := client.Chat.Completions.New(ctx, userTurn(rsModel, "hello")); err != nil {
+	if _, err := client.Chat.Completions.New(ctx, e2e.UserTurn(e2e.ResponsesModel, "hello")); err != nil {
 		t.Fatal(err)
 	}
 	entries := sess.Journal().Entries()

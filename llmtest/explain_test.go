@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/journal"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
@@ -97,18 +98,18 @@ func runMissScript(t *testing.T, sess *session.Session) missScript {
 	ms := missScript{sess: sess}
 	sess.Chat("weather-bot").When(scenario.UserContains("weather")).Responds("Sunny.")
 	ms.weatherAt = lineAbove()
-	sess.Chat("tools").When(scenario.All(scenario.Model(replyModel), scenario.ToolOffered("search"))).Responds("Searching.")
+	sess.Chat("tools").When(scenario.All(scenario.Model(e2e.ReplyModel), scenario.ToolOffered("search"))).Responds("Searching.")
 	ms.toolsAt = lineAbove()
 	sess.Chat("greeting").When(scenario.UserContains("Bonjour")).Drops().Responds("Salut !")
 
-	client := clientFor(sess, "k")
-	_, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Bonjour"))
+	client := e2e.ClientFor(sess, "k")
+	_, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Bonjour"))
 	require.Error(t, err, "the first reply drops the connection")
-	resp, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Bonjour"))
+	resp, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Bonjour"))
 	require.NoError(t, err)
 	require.Equal(t, "Salut !", resp.Choices[0].Message.Content)
-	_, err = client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Bonjour"))
-	apiErr := asOpenAIError(t, err)
+	_, err = client.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Bonjour"))
+	apiErr := e2e.OpenAIError(t, err)
 	require.Equal(t, journal.NoScenarioCode, apiErr.Code)
 
 	ms.tried = []journal.Tried{
@@ -140,7 +141,7 @@ func TestCheckAssertionsExplainsAMiss(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	ms := runMissScript(t, srv.NewSession(t))
 
-	entries := journalOf(t, ms.sess, 3)
+	entries := e2e.JournalOf(t, ms.sess, 3)
 	assert.Equal(t, ms.tried, entries[2].Tried, "the miss's entry explains it, nearest first")
 	for _, e := range entries[:2] {
 		assert.Empty(t, e.Tried, "an answered request has no explanation")
@@ -210,13 +211,13 @@ func TestCheckAssertionsExplainsSchemaMismatchesAndContradictions(t *testing.T) 
 	weatherAt := lineAbove()
 	sess.Chat("caller").When(scenario.UserContains("Weather?")).Reply(scenario.CallTools(weatherCall))
 	callerAt := lineAbove()
-	client := clientFor(sess, "k")
-	_, err := client.Chat.Completions.New(t.Context(), structuredParams("Weather in Paris?"))
+	client := e2e.ClientFor(sess, "k")
+	_, err := client.Chat.Completions.New(t.Context(), e2e.StructuredParams("Weather in Paris?"))
 	require.NoError(t, err)
 	_, err = client.Chat.Completions.New(t.Context(), chatWith(chatTools(), choiceMode("none"), nil))
 	require.NoError(t, err)
 
-	entries := journalOf(t, sess, 2)
+	entries := e2e.JournalOf(t, sess, 2)
 	// The entry's call site is the answer side's to record; where it is
 	// recorded, it must be the test's line.
 	answered := func(e journal.Entry, at string) string {

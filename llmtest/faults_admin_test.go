@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/session"
 	"github.com/openai/openai-go/v3"
@@ -39,7 +40,7 @@ const (
 // streamed, and checks each fails as scripted.
 func runFaultScript(t *testing.T, client openai.Client) {
 	t.Helper()
-	stream := func(ctx context.Context) (string, error) { return openaiAPIs[0].call(ctx, client, true) }
+	stream := func(ctx context.Context) (string, error) { return e2e.OpenAIAPIs()[0].Call(ctx, client, true) }
 	_, err := stream(context.Background())
 	assert.ErrorIs(t, err, io.EOF, "drop")
 	_, err = stream(context.Background())
@@ -61,12 +62,12 @@ func runFaultScript(t *testing.T, client openai.Client) {
 // assertionsOverHTTP reads GET /admin-api/assertions of a session.
 func assertionsOverHTTP(t *testing.T, client *http.Client, endpoint string, selector []string) map[string]int {
 	t.Helper()
-	r := rawCall(t, client, http.MethodGet, endpoint+"/admin-api/assertions", "", selector...)
-	require.Equal(t, http.StatusOK, r.status, "%s", r.body)
+	r := e2e.Call(t, client, http.MethodGet, endpoint+"/admin-api/assertions", "", selector...)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	var body struct {
 		Faults map[string]int `json:"faults"`
 	}
-	require.NoError(t, json.Unmarshal(r.body, &body))
+	require.NoError(t, json.Unmarshal(r.Body, &body))
 	return body.Faults
 }
 
@@ -80,7 +81,7 @@ func TestFaultsTravelThroughTheAdminAPI(t *testing.T) {
 
 	t.Run("session creation", func(t *testing.T) {
 		t.Parallel()
-		c := createOverHTTP(t, srv, faultScript)
+		c := e2e.CreateOverHTTP(t, srv, faultScript)
 		client := openai.NewClient(option.WithBaseURL(srv.URL()+"/v1"), option.WithAPIKey("k"), option.WithMaxRetries(0),
 			option.WithHTTPClient(srv.Client()),
 			option.WithHeader(session.HeaderSession, c.ID), option.WithHeader(session.HeaderSessionKey, c.Key))
@@ -94,24 +95,24 @@ func TestFaultsTravelThroughTheAdminAPI(t *testing.T) {
 		assert.Equal(t, 1, got["malformed"])
 		assert.Equal(t, 1, got["error_event"])
 		assert.Len(t, got, 5)
-		r := rawCall(t, srv.Client(), http.MethodGet, srv.URL()+"/admin-api/journal", "", selector...)
-		assert.Contains(t, string(r.body), `"fault":"drop"`)
-		assert.Contains(t, string(r.body), `"fault":"cut"`)
+		r := e2e.Call(t, srv.Client(), http.MethodGet, srv.URL()+"/admin-api/journal", "", selector...)
+		assert.Contains(t, string(r.Body), `"fault":"drop"`)
+		assert.Contains(t, string(r.Body), `"fault":"cut"`)
 	})
 
 	t.Run("posted scenarios", func(t *testing.T) {
 		t.Parallel()
 		sess := srv.NewSession(t)
 		r := postScenarios(t, sess, faultScript)
-		require.Equal(t, http.StatusNoContent, r.status, "%s", r.body)
+		require.Equal(t, http.StatusNoContent, r.Status, "%s", r.Body)
 		listed, _ := listScenarios(t, sess)
 		for _, field := range []string{`"fault":{"kind":"drop"}`, `"fault":{"kind":"cut","after_events":2}`, `"after_events":4`,
 			`"stream":{"ttft_ms":1,"tokens_per_second":10000,"tokens_per_chunk":2}`, `"fault":{"kind":"hang"}`} {
 			assert.Contains(t, string(listed), field)
 		}
-		runFaultScript(t, clientFor(sess, "k"))
+		runFaultScript(t, e2e.ClientFor(sess, "k"))
 		require.Eventually(t, func() bool { return sess.Assertions().Faults["hang"] == 1 }, waitLong, pollEvery)
-		got := assertionsOverHTTP(t, srv.Client(), sess.Endpoint(), selectorOf(sess))
+		got := assertionsOverHTTP(t, srv.Client(), sess.Endpoint(), e2e.SelectorOf(sess))
 		for k, v := range want {
 			assert.Equal(t, v, got[k], k)
 		}
@@ -136,8 +137,8 @@ func TestAdminRefusesInvalidFaults(t *testing.T) {
 			t.Parallel()
 			sess := srv.NewSession(t)
 			r := postScenarios(t, sess, `{"scenarios":[{"name":"f","match":{},"replies":[`+tc.reply+`]}]}`)
-			_, _, _, msg := r.apiError(t)
-			assert.Equal(t, http.StatusBadRequest, r.status)
+			_, _, _, msg := r.APIError(t)
+			assert.Equal(t, http.StatusBadRequest, r.Status)
 			assert.True(t, strings.Contains(msg, tc.field), "message %q names %s", msg, tc.field)
 			_, list := listScenarios(t, sess)
 			assert.Empty(t, list)

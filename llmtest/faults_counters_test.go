@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
 	"github.com/openai/openai-go/v3"
@@ -27,8 +28,8 @@ func TestFaultCountersAndReset(t *testing.T) {
 			scenario.Fail(http.StatusServiceUnavailable, "overloaded", "busy"),
 			scenario.RateLimited()).
 		Responds("fine")
-	client := clientFor(sess, "k")
-	stream := func() error { _, err := openaiAPIs[0].call(context.Background(), client, true); return err }
+	client := e2e.ClientFor(sess, "k")
+	stream := func() error { _, err := e2e.OpenAIAPIs()[0].Call(context.Background(), client, true); return err }
 	for range 8 {
 		require.Error(t, stream())
 	}
@@ -57,7 +58,7 @@ func TestFaultNotReachedIsNotCounted(t *testing.T) {
 	sess.Chat("late").Reply(scenario.Reply{Text: "x", Delay: scenario.MaxDelay}.CutAfter(1)).Responds("next")
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
-	go func() { _, err := openaiAPIs[0].call(ctx, clientFor(sess, "k"), true); errc <- err }()
+	go func() { _, err := e2e.OpenAIAPIs()[0].Call(ctx, e2e.ClientFor(sess, "k"), true); errc <- err }()
 	require.Eventually(t, func() bool { return sess.Pending() == 1 }, waitLong, pollEvery)
 	cancel()
 	require.ErrorIs(t, <-errc, context.Canceled)
@@ -76,11 +77,11 @@ func TestFaultCountersFreezeWhenTheSessionIsDeleted(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("hang").Drops().Hangs()
-	client := clientFor(sess, "k")
-	_, err := openaiAPIs[0].call(context.Background(), client, false)
+	client := e2e.ClientFor(sess, "k")
+	_, err := e2e.OpenAIAPIs()[0].Call(context.Background(), client, false)
 	require.Error(t, err)
 	errc := make(chan error, 1)
-	go func() { _, err := openaiAPIs[0].call(context.Background(), client, false); errc <- err }()
+	go func() { _, err := e2e.OpenAIAPIs()[0].Call(context.Background(), client, false); errc <- err }()
 	require.Eventually(t, func() bool { return sess.Pending() == 0 }, waitLong, pollEvery)
 	sess.Close()
 	err = <-errc

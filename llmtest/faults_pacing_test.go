@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/llmtestserver/llmtestserver/clock"
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
 	"github.com/stretchr/testify/assert"
@@ -22,7 +23,7 @@ func TestReplyPacingOnAFakeClock(t *testing.T) {
 	srv := llmtest.NewServer(t, llmtest.WithClock(fake))
 	sess := srv.NewSession(t)
 	sess.Chat("slow").Reply(scenario.Text("one two three").Paced(2*time.Second, 1)).Responds("fast")
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 
 	var mu sync.Mutex
 	var chunks []string
@@ -31,7 +32,7 @@ func TestReplyPacingOnAFakeClock(t *testing.T) {
 	var err error
 	go func() {
 		defer streamDone()
-		s := client.Chat.Completions.NewStreaming(context.Background(), userTurn("gpt-4o-mini", "Hi"))
+		s := client.Chat.Completions.NewStreaming(context.Background(), e2e.UserTurn("gpt-4o-mini", "Hi"))
 		defer s.Close()
 		for s.Next() {
 			if ch := s.Current(); len(ch.Choices) > 0 {
@@ -68,7 +69,7 @@ func TestReplyPacingOnAFakeClock(t *testing.T) {
 
 	// The next reply has no pacing of its own, and the session's streams
 	// are not paced: it arrives without the clock moving.
-	got, err := openaiAPIs[0].call(context.Background(), client, true)
+	got, err := e2e.OpenAIAPIs()[0].Call(context.Background(), client, true)
 	require.NoError(t, err)
 	assert.Equal(t, "fast", got)
 }

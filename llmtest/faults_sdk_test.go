@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
 	"github.com/llmtestserver/llmtestserver/session"
@@ -19,76 +20,22 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// openaiAPI is one of openai-go's two conversational APIs, called once,
-// streamed or not: it returns the text received and the call's error.
-type openaiAPI struct {
-	name string
-	call func(ctx context.Context, c openai.Client, stream bool) (string, error)
-}
-
-var openaiAPIs = []openaiAPI{
-	{"chat", func(ctx context.Context, c openai.Client, stream bool) (string, error) {
-		params := userTurn("gpt-4o-mini", "Hi")
-		if !stream {
-			out, err := c.Chat.Completions.New(ctx, params)
-			if err != nil {
-				return "", err
-			}
-			return out.Choices[0].Message.Content, nil
-		}
-		s := c.Chat.Completions.NewStreaming(ctx, params)
-		defer s.Close()
-		var text strings.Builder
-		for s.Next() {
-			if ch := s.Current(); len(ch.Choices) > 0 {
-				text.WriteString(ch.Choices[0].Delta.Content)
-			}
-		}
-		return text.String(), s.Err()
-	}},
-	{"responses", func(ctx context.Context, c openai.Client, stream bool) (string, error) {
-		params := responses.ResponseNewParams{Model: "gpt-4.1-mini",
-			Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("Hi")}}
-		if !stream {
-			out, err := c.Responses.New(ctx, params)
-			if err != nil {
-				return "", err
-			}
-			return out.OutputText(), nil
-		}
-		s := c.Responses.NewStreaming(ctx, params)
-		defer s.Close()
-		var text strings.Builder
-		for s.Next() {
-			ev := s.Current()
-			switch ev.Type {
-			case "response.output_text.delta":
-				text.WriteString(ev.Delta)
-			case "response.failed":
-				f := ev.AsResponseFailed().Response.Error
-				return text.String(), errors.New("response.failed: " + string(f.Code) + ": " + f.Message)
-			}
-		}
-		return text.String(), s.Err()
-	}},
-}
-
 // forEachOpenAICall runs f for each API, streamed and not, each with a
 // session of its own.
 func forEachOpenAICall(t *testing.T, f func(t *testing.T, sess *session.Session, call func(ctx context.Context) (string, error), stream bool)) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	for _, api := range openaiAPIs {
+	for _, api := range e2e.OpenAIAPIs() {
 		for _, stream := range []bool{false, true} {
-			name := api.name
+			name := api.Name
 			if stream {
 				name += "/stream"
 			}
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
 				sess := srv.NewSession(t)
-				client := clientFor(sess, "k")
-				f(t, sess, func(ctx context.Context) (string, error) { return api.call(ctx, client, stream) }, stream)
+				client := e2e.ClientFor(sess, "k")
+				f(t, sess, func(ctx context.Context) (string, error) { return api.Call(ctx, client, stream) }, stream)
 			})
 		}
 	}
@@ -195,7 +142,7 @@ func TestOpenAIDropSurfacesAsEOF(t *testing.T) {
 func TestOpenAIHangUntilClientTimeout(t *testing.T) {
 	forEachOpenAICall(t, func(t *testing.T, sess *session.Session, call func(context.Context) (string, error), stream bool) {
 		sess.Chat("hang").Hangs().Responds("whole")
-		ctx, cancel := giveUpOnceTaken(sess)
+		ctx, cancel := e2e.GiveUpOnceTaken(sess)
 		defer cancel()
 		_, err := call(ctx)
 		require.ErrorIs(t, err, context.Canceled)
@@ -217,7 +164,7 @@ func TestHangBehindADelayIsUsedUp(t *testing.T) {
 		hang := scenario.Hang()
 		hang.Delay = time.Hour
 		sess.Chat("hang").Reply(hang).Responds("whole")
-		ctx, cancel := giveUpOnceTaken(sess)
+		ctx, cancel := e2e.GiveUpOnceTaken(sess)
 		defer cancel()
 		_, err := call(ctx)
 		require.ErrorIs(t, err, context.Canceled)
@@ -242,7 +189,7 @@ func TestOpenAIRetriesDroppedConnections(t *testing.T) {
 	sess.Chat("flaky").Drops().Drops().Responds("finally")
 	client := openai.NewClient(option.WithBaseURL(sess.BaseURL()), option.WithAPIKey("k"),
 		option.WithHTTPClient(sess.HTTPClient()), option.WithMaxRetries(2))
-	out, err := client.Chat.Completions.New(context.Background(), userTurn("gpt-4o-mini", "Hi"))
+	out, err := client.Chat.Completions.New(context.Background(), e2e.UserTurn("gpt-4o-mini", "Hi"))
 	require.NoError(t, err)
 	assert.Equal(t, "finally", out.Choices[0].Message.Content)
 	entries := sess.Journal().Entries()
@@ -259,7 +206,7 @@ func TestResponsesFailingAfterEventsIsStoredFailed(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("fails").Reply(scenario.Text("one two three four five six").FailsAfter(5, "server_error", "Broke mid-way."))
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	s := client.Responses.NewStreaming(context.Background(), responses.ResponseNewParams{Model: "gpt-4.1-mini",
 		Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("Hi")}})
 	var types []string
@@ -278,20 +225,4 @@ func TestResponsesFailingAfterEventsIsStoredFailed(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, responses.ResponseStatusFailed, got.Status)
 	assert.Equal(t, "Broke mid-way.", got.Error.Message)
-}
-
-// giveUpOnceTaken returns a context that a client gives up on as soon as
-// its request has taken the session's first reply (the hang): a timeout
-// alone could run out before, under load, while the request is still
-// checked, and then the hang would be left for the next request.
-func giveUpOnceTaken(sess *session.Session) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithCancel(context.Background())
-	want := sess.Pending() - 1
-	go func() {
-		for sess.Pending() > want && ctx.Err() == nil {
-			time.Sleep(time.Millisecond)
-		}
-		cancel()
-	}()
-	return ctx, cancel
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
 	"github.com/openai/openai-go/v3"
@@ -18,7 +19,7 @@ func TestResponsesStreamFailsInStream(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("broken").Reply(scenario.FailStream("server_is_overloaded", "Too busy."))
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	stream := client.Responses.NewStreaming(context.Background(), responses.ResponseNewParams{
 		Model: "gpt-4.1-mini", Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("Hi")},
 	})

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
 	"github.com/stretchr/testify/assert"
@@ -48,7 +49,7 @@ func TestFaultsOnTheWire(t *testing.T) {
 		scenario.Text("one two three").CutAfter(2), scenario.Text("one two three").CutAfter(2),
 		scenario.Text("one two three").MalformedAfter(2), scenario.Text("one two three").MalformedAfter(2),
 		scenario.Drop())
-	sel := selectorOf(sess)
+	sel := e2e.SelectorOf(sess)
 
 	resp, body, err := rawFaulted(t, srv.Client(), sess.BaseURL(), sel, false)
 	require.ErrorIs(t, err, io.ErrUnexpectedEOF, "cut JSON")

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/session"
 	"github.com/openai/openai-go/v3"
@@ -23,7 +24,7 @@ func TestForgottenSessionClientIsExplained(t *testing.T) {
 	forgot := openai.NewClient(option.WithBaseURL(sess.BaseURL()), option.WithAPIKey("provider-key"),
 		option.WithHTTPClient(srv.Client()), // the server's, without session headers
 		option.WithMaxRetries(0))            // no option.WithHTTPClient(sess.HTTPClient())
-	_, err := forgot.Chat.Completions.New(t.Context(), userTurn("gpt-4o-mini", "Hello"))
+	_, err := forgot.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4o-mini", "Hello"))
 	var apiErr *openai.Error
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusUnauthorized || apiErr.Code != "invalid_api_key" {
 		t.Fatalf("error = %v, want 401 invalid_api_key", err)
@@ -36,8 +37,8 @@ func TestForgottenSessionClientIsExplained(t *testing.T) {
 
 	// A session's own wrong key keeps the real API's message alone: the
 	// headers were there, the key was wrong.
-	wrongKey := clientFor(sess, "wrong-key")
-	_, err = wrongKey.Chat.Completions.New(t.Context(), userTurn("gpt-4o-mini", "Hello"))
+	wrongKey := e2e.ClientFor(sess, "wrong-key")
+	_, err = wrongKey.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4o-mini", "Hello"))
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("error = %v, want 401", err)
 	}

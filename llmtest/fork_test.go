@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
 	"github.com/llmtestserver/llmtestserver/session"
@@ -23,7 +24,7 @@ import (
 // error's status and code. It never fails the test, so that goroutines may
 // call it.
 func chatAnswer(ctx context.Context, client openai.Client, text string) string {
-	resp, err := client.Chat.Completions.New(ctx, userTurn(rsModel, text))
+	resp, err := client.Chat.Completions.New(ctx, e2e.UserTurn(e2e.ResponsesModel, text))
 	var apiErr *openai.Error
 	switch {
 	case errors.As(err, &apiErr):
@@ -41,7 +42,7 @@ func planTurn(more bool) openai.ChatCompletionNewParams {
 	if more {
 		msgs = append(msgs, openai.AssistantMessage("turn 1"), openai.UserMessage("plan the next day"))
 	}
-	return openai.ChatCompletionNewParams{Model: rsModel, Messages: msgs}
+	return openai.ChatCompletionNewParams{Model: e2e.ResponsesModel, Messages: msgs}
 }
 
 func scenarioNames(sess *session.Session) []string {
@@ -60,15 +61,15 @@ func scenarioNames(sess *session.Session) []string {
 func TestForkIsolationUnderConcurrentMutation(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	base := srv.NewSession(t, session.OnlyModels(rsModel))
+	base := srv.NewSession(t, session.OnlyModels(e2e.ResponsesModel))
 	base.Chat("greeting").When(scenario.UserContains("hello")).Responds("one").Then("two").Then("three")
 	base.Chat("follow").When(scenario.UserContains("continue")).Responds("followed").Repeat()
 	base.Chat("plan").When(scenario.UserContains("plan")).PerConversation().Responds("turn 1").Then("turn 2")
-	baseClient := clientFor(base, "k")
+	baseClient := e2e.ClientFor(base, "k")
 	ctx := t.Context()
 
 	// The base's set-up: a stored response, and a conversation's first turn.
-	r1 := rsRespond(t, baseClient, responses.ResponseNewParams{Model: rsModel, Input: rsString("hello")}, false)
+	r1 := e2e.Respond(t, baseClient, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("hello")}, false)
 	require.Equal(t, "one", r1.OutputText())
 	turn, err := baseClient.Chat.Completions.New(ctx, planTurn(false))
 	require.NoError(t, err)
@@ -79,7 +80,7 @@ func TestForkIsolationUnderConcurrentMutation(t *testing.T) {
 	require.NotEqual(t, base.Key(), fork.Key())
 	require.Equal(t, base.Reservation(), fork.Reservation(), "a fork reserves what its parent does")
 	require.Zero(t, fork.Journal().Len(), "a fork's journal starts empty")
-	forkClient := clientFor(fork, "k")
+	forkClient := e2e.ClientFor(fork, "k")
 
 	// A reply the parent uses after the fork is still the fork's.
 	require.Equal(t, "two", chatAnswer(ctx, baseClient, "hello"))
@@ -108,7 +109,7 @@ func TestForkIsolationUnderConcurrentMutation(t *testing.T) {
 		assert.Equal(t, "three", chatAnswer(ctx, forkClient, "hello"))
 		assert.Equal(t, "400 llm_test_server_no_scenario", chatAnswer(ctx, forkClient, "hello"),
 			"the fork's greeting is used up; the parent's later replies and scenarios are not the fork's")
-		r, err := forkClient.Responses.New(ctx, responses.ResponseNewParams{Model: rsModel, Input: rsString("continue"),
+		r, err := forkClient.Responses.New(ctx, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("continue"),
 			PreviousResponseID: openai.String(r1.ID)})
 		if assert.NoError(t, err, "the parent's stored response continues in the fork") {
 			assert.Equal(t, "followed", r.OutputText())
@@ -117,7 +118,7 @@ func TestForkIsolationUnderConcurrentMutation(t *testing.T) {
 		if assert.NoError(t, err) {
 			assert.Equal(t, "turn 2", turn.Choices[0].Message.Content, "the conversation goes on in the fork where it stood")
 		}
-		turn, err = forkClient.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{Model: rsModel,
+		turn, err = forkClient.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{Model: e2e.ResponsesModel,
 			Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("plan another trip")}})
 		if assert.NoError(t, err) {
 			assert.Equal(t, "turn 1", turn.Choices[0].Message.Content, "a new conversation starts its own queue")
@@ -133,10 +134,10 @@ func TestForkIsolationUnderConcurrentMutation(t *testing.T) {
 
 	// And the fork's changes stay in the fork.
 	fork.Chat("fork-only").When(scenario.UserContains("fork")).Responds("from the fork")
-	r2 := rsRespond(t, forkClient, responses.ResponseNewParams{Model: rsModel, Input: rsString("continue")}, false)
+	r2 := e2e.Respond(t, forkClient, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("continue")}, false)
 	require.NotContains(t, scenarioNames(base), "fork-only")
 	_, err = baseClient.Responses.Get(ctx, r2.ID, responses.ResponseGetParams{})
-	rsWantError(t, "the fork's response at the parent", err, 404, "", "")
+	e2e.WantInvalidRequest(t, "the fork's response at the parent", err, 404, "", "")
 	require.Equal(t, "from the fork", chatAnswer(ctx, forkClient, "fork"))
 	require.NotEqual(t, "from the fork", chatAnswer(ctx, baseClient, "fork"))
 
@@ -150,7 +151,7 @@ func TestForkIsolationUnderConcurrentMutation(t *testing.T) {
 func TestForkIDs(t *testing.T) {
 	t.Parallel()
 	first := func(sess *session.Session) string {
-		r := rsRespond(t, clientFor(sess, "k"), responses.ResponseNewParams{Model: rsModel, Input: rsString("hi")}, false)
+		r := e2e.Respond(t, e2e.ClientFor(sess, "k"), responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("hi")}, false)
 		return r.ID
 	}
 	newBase := func(opts ...session.Option) *session.Session {

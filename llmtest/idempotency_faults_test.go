@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
@@ -20,8 +21,8 @@ func TestIdempotencyDoesNotKeepAMalformedBody(t *testing.T) {
 	t.Parallel()
 	sess := llmtest.NewServer(t).NewSession(t)
 	sess.Chat("seq").Reply(scenario.Text("broken answer").MalformedAfter(0)).Then("good answer").Then("unused")
-	client := clientFor(sess, "k")
-	params := userTurn(replyModel, "Hello")
+	client := e2e.ClientFor(sess, "k")
+	params := e2e.UserTurn(e2e.ReplyModel, "Hello")
 
 	_, err := client.Chat.Completions.New(t.Context(), params, withKey("m-1"))
 	var syntax *json.SyntaxError
@@ -61,8 +62,8 @@ func TestIdempotencyDoesNotKeepAStreamThatFailed(t *testing.T) {
 			sess := llmtest.NewServer(t).NewSession(t)
 			sess.Chat("seq").Reply(scenario.Text("one two three four five six").FailsAfter(3, code, "Broke mid-way.")).
 				Then("whole answer").Then("unused")
-			client := clientFor(sess, "k")
-			params := userTurn(replyModel, "Hello")
+			client := e2e.ClientFor(sess, "k")
+			params := e2e.UserTurn(e2e.ReplyModel, "Hello")
 			stream := func() (string, error) {
 				s := client.Chat.Completions.NewStreaming(t.Context(), params, withKey("s-1"))
 				defer s.Close()
@@ -105,9 +106,9 @@ func TestIdempotencyDoesNotKeepACutStream(t *testing.T) {
 	t.Parallel()
 	sess := llmtest.NewServer(t).NewSession(t)
 	sess.Chat("seq").Reply(scenario.Text("one two three four five six").CutAfter(3)).Then("whole answer").Then("unused")
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	stream := func() (string, error) {
-		s := client.Chat.Completions.NewStreaming(t.Context(), userTurn(replyModel, "Hello"), withKey("c-1"))
+		s := client.Chat.Completions.NewStreaming(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Hello"), withKey("c-1"))
 		defer s.Close()
 		var text strings.Builder
 		for s.Next() {

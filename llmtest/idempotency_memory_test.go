@@ -5,6 +5,7 @@ import (
 	goruntime "runtime"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/session"
 	"github.com/stretchr/testify/assert"
@@ -26,18 +27,18 @@ func TestIdempotencyStoreRetainsAtMostItsMaxBytes(t *testing.T) {
 	)
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t, session.WithJournal(2, journalBytes), session.WithIdempotency(256, storeBytes))
-	sess.Chat("any").Responds(bigText(answerBytes)).Repeat()
-	client := clientFor(sess, "k")
-	params := userTurn(replyModel, "Hello")
+	sess.Chat("any").Responds(e2e.BigText(answerBytes)).Repeat()
+	client := e2e.ClientFor(sess, "k")
+	params := e2e.UserTurn(e2e.ReplyModel, "Hello")
 	_, err := client.Chat.Completions.New(t.Context(), params) // warm up: the text's tokens are cached
 	require.NoError(t, err)
 
-	before := liveHeap()
+	before := e2e.LiveHeap()
 	for i := range requests {
 		_, err := client.Chat.Completions.New(t.Context(), params, withKey(fmt.Sprint("key-", i)))
 		require.NoError(t, err)
 	}
-	growth := liveHeap() - before
+	growth := e2e.LiveHeap() - before
 	t.Logf("%d answers of %d KiB under distinct keys: heap grew by %.2f MiB (idempotency.max_bytes %d MiB)",
 		requests, answerBytes>>10, float64(growth)/(1<<20), storeBytes>>20)
 	// The store keeps at most storeBytes, the journal two entries: allow
@@ -63,9 +64,9 @@ func TestIdempotencyStoreRetainsAtMostItsMaxBytes(t *testing.T) {
 func TestIdempotencyDoesNotKeepAnswersLargerThanItsBound(t *testing.T) {
 	t.Parallel()
 	sess := llmtest.NewServer(t).NewSession(t, session.WithIdempotency(4, 16<<10))
-	sess.Chat("seq").Responds(bigText(32 << 10)).Then("small")
-	client := clientFor(sess, "k")
-	params := userTurn(replyModel, "Hello")
+	sess.Chat("seq").Responds(e2e.BigText(32 << 10)).Then("small")
+	client := e2e.ClientFor(sess, "k")
+	params := e2e.UserTurn(e2e.ReplyModel, "Hello")
 	_, err := client.Chat.Completions.New(t.Context(), params, withKey("big"))
 	require.NoError(t, err)
 	got, err := client.Chat.Completions.New(t.Context(), params, withKey("big"))

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/journal"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
@@ -26,8 +27,8 @@ func TestIdempotentChatReplay(t *testing.T) {
 	t.Parallel()
 	sess := llmtest.NewServer(t).NewSession(t)
 	sess.Chat("seq").Responds("first").Then("second").Then("third")
-	client := clientFor(sess, "k")
-	params := userTurn(replyModel, "Hello")
+	client := e2e.ClientFor(sess, "k")
+	params := e2e.UserTurn(e2e.ReplyModel, "Hello")
 
 	var raw1, raw2 *http.Response
 	first, err := client.Chat.Completions.New(t.Context(), params, withKey("key-1"), option.WithResponseInto(&raw1))
@@ -54,7 +55,7 @@ func TestIdempotentChatReplay(t *testing.T) {
 	assert.Equal(t, "key-1", entries[0].IdempotencyKey)
 	assert.True(t, entries[1].Replay)
 	assert.Equal(t, 200, entries[1].Status)
-	assert.Equal(t, replyModel, entries[1].Model)
+	assert.Equal(t, e2e.ReplyModel, entries[1].Model)
 	assert.Empty(t, entries[1].Scenario, "a replay uses no scenario's reply")
 	assert.False(t, entries[2].Replay)
 
@@ -73,8 +74,8 @@ func TestIdempotentStreamReplay(t *testing.T) {
 	t.Parallel()
 	sess := llmtest.NewServer(t).NewSession(t)
 	sess.Chat("seq").Responds("streamed words here").Then("second")
-	client := clientFor(sess, "k")
-	params := userTurn(replyModel, "Hello")
+	client := e2e.ClientFor(sess, "k")
+	params := e2e.UserTurn(e2e.ReplyModel, "Hello")
 
 	collect := func() ([]string, string) {
 		stream := client.Chat.Completions.NewStreaming(t.Context(), params, withKey("s-1"))
@@ -103,7 +104,7 @@ func TestIdempotentStreamReplay(t *testing.T) {
 
 	// Responses too, streamed or not.
 	sess.Chat("rs").Responds("a response").Repeat()
-	rp := responses.ResponseNewParams{Model: rsModel, Input: rsString("Hi")}
+	rp := responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("Hi")}
 	r1, err := client.Responses.New(t.Context(), rp, withKey("r-1"))
 	require.NoError(t, err)
 	r2, err := client.Responses.New(t.Context(), rp, withKey("r-1"))
@@ -120,10 +121,10 @@ func TestIdempotencyKeyReusedWithAnotherBody(t *testing.T) {
 	sess.Chat("seq").Responds("first").Then("second")
 	client := openai.NewClient(option.WithBaseURL(sess.BaseURL()), option.WithAPIKey("k"),
 		option.WithHTTPClient(sess.HTTPClient())) // retries as by default
-	_, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Hello"), withKey("k-1"))
+	_, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Hello"), withKey("k-1"))
 	require.NoError(t, err)
-	_, err = client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Something else"), withKey("k-1"))
-	apiErr := openaiError(t, err)
+	_, err = client.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Something else"), withKey("k-1"))
+	apiErr := e2e.OpenAIError(t, err)
 	assert.Equal(t, http.StatusConflict, apiErr.StatusCode)
 	assert.Equal(t, "idempotency_key_reused", apiErr.Code)
 	assert.Contains(t, apiErr.Message, "Send a new key")
@@ -141,8 +142,8 @@ func TestIdempotencyKeyInFlight(t *testing.T) {
 		<-release
 		return scenario.Text("at last")
 	}))
-	client := clientFor(sess, "k")
-	params := userTurn(replyModel, "Hello")
+	client := e2e.ClientFor(sess, "k")
+	params := e2e.UserTurn(e2e.ReplyModel, "Hello")
 
 	var wg sync.WaitGroup
 	var first *openai.ChatCompletion
@@ -152,7 +153,7 @@ func TestIdempotencyKeyInFlight(t *testing.T) {
 	_, err := client.Chat.Completions.New(t.Context(), params, withKey("busy"))
 	close(release)
 	wg.Wait()
-	apiErr := openaiError(t, err)
+	apiErr := e2e.OpenAIError(t, err)
 	assert.Equal(t, http.StatusConflict, apiErr.StatusCode)
 	assert.Equal(t, "idempotency_key_in_flight", apiErr.Code)
 	assert.Contains(t, apiErr.Message, "still being answered")
@@ -171,10 +172,10 @@ func TestIdempotencyKeepsOnlySuccessfulAnswers(t *testing.T) {
 	t.Parallel()
 	sess := llmtest.NewServer(t).NewSession(t)
 	sess.Chat("seq").Fails(500, "", "boom").Then("recovered").Then("unused")
-	client := clientFor(sess, "k")
-	params := userTurn(replyModel, "Hello")
+	client := e2e.ClientFor(sess, "k")
+	params := e2e.UserTurn(e2e.ReplyModel, "Hello")
 	_, err := client.Chat.Completions.New(t.Context(), params, withKey("retry"))
-	assert.Equal(t, 500, openaiError(t, err).StatusCode)
+	assert.Equal(t, 500, e2e.OpenAIError(t, err).StatusCode)
 	got, err := client.Chat.Completions.New(t.Context(), params, withKey("retry"))
 	require.NoError(t, err)
 	assert.Equal(t, "recovered", got.Choices[0].Message.Content)
@@ -197,8 +198,8 @@ func TestIdempotencyOffAndJournalJSON(t *testing.T) {
 	t.Parallel()
 	sess := llmtest.NewServer(t).NewSession(t, session.WithIdempotency(0, 0))
 	sess.Chat("seq").Responds("first").Then("second")
-	client := clientFor(sess, "k")
-	params := userTurn(replyModel, "Hello")
+	client := e2e.ClientFor(sess, "k")
+	params := e2e.UserTurn(e2e.ReplyModel, "Hello")
 	_, err := client.Chat.Completions.New(t.Context(), params, withKey("x"))
 	require.NoError(t, err)
 	got, err := client.Chat.Completions.New(t.Context(), params, withKey("x"))

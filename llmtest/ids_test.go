@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
 	"github.com/llmtestserver/llmtestserver/session"
@@ -140,10 +141,10 @@ func TestAnthropicRequestIDsFollowTheSessionSequence(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	first := func(sess *session.Session) string {
 		sess.Chat("hi").Responds("hello")
-		r := call(t, srv.Client(), http.MethodPost, sess.AnthropicBaseURL()+"/v1/messages", messagesBody,
-			append(selectorOf(sess), "anthropic-version", "2023-06-01", "x-api-key", "k")...)
-		require.Equal(t, http.StatusOK, r.status, "body %s", r.body)
-		return r.header.Get("request-id")
+		r := e2e.Call(t, srv.Client(), http.MethodPost, sess.AnthropicBaseURL()+"/v1/messages", e2e.MessagesBody,
+			append(e2e.SelectorOf(sess), "anthropic-version", "2023-06-01", "x-api-key", "k")...)
+		require.Equal(t, http.StatusOK, r.Status, "body %s", r.Body)
+		return r.Header.Get("request-id")
 	}
 	a, b := first(srv.NewSession(t)), first(srv.NewSession(t))
 	assert.Regexp(t, `^req_011C[0-9a-z]{20}$`, a)
@@ -157,14 +158,14 @@ func TestIDSeedOverTheAdminAPI(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
 	first := func(config string) (id, requestID string) {
-		c := createOverHTTP(t, srv, config)
-		r := call(t, srv.Client(), http.MethodPost, srv.URL()+"/v1/chat/completions", chatBody("gpt-4o-mini", "hi"),
+		c := e2e.CreateOverHTTP(t, srv, config)
+		r := e2e.Call(t, srv.Client(), http.MethodPost, srv.URL()+"/v1/chat/completions", e2e.ChatBody("gpt-4o-mini", "hi"),
 			session.HeaderSession, c.ID, session.HeaderSessionKey, c.Key, "Authorization", "Bearer k")
-		require.Equal(t, http.StatusOK, r.status, "body %s", r.body)
+		require.Equal(t, http.StatusOK, r.Status, "body %s", r.Body)
 		var body struct{ ID, Model string }
-		require.NoError(t, json.Unmarshal(r.body, &body))
+		require.NoError(t, json.Unmarshal(r.Body, &body))
 		assert.Equal(t, "gpt-4o-mini-2024-07-18", body.Model)
-		return body.ID, r.header.Get("X-Request-Id")
+		return body.ID, r.Header.Get("X-Request-Id")
 	}
 	const seeded = `{"id_seed": 11, "scenarios":[{"name":"g","match":{},"replies":[{"text":"one"}]}]}`
 	id1, req1 := first(seeded)

@@ -7,23 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/session"
 )
-
-// eventually polls cond until it holds, failing the test after 10 seconds.
-// It observes server state that has no event to wait on, such as a reply
-// being taken by a request that is still in flight.
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting until %s", what)
-		}
-		time.Sleep(time.Millisecond)
-	}
-}
 
 // Deleting a session while a delayed reply is pending ends that request with
 // 409 llm_test_server_request_superseded; afterwards its headers get 404 and
@@ -33,22 +20,22 @@ func TestDeleteDuringDelayedResponse(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("slow").RespondsAfter(time.Hour, "never delivered")
-	sel := selectorOf(sess)
+	sel := e2e.SelectorOf(sess)
 
-	done := make(chan reply, 1)
+	done := make(chan e2e.Reply, 1)
 	go func() {
-		done <- call(t, srv.Client(), http.MethodPost, srv.URL()+"/v1/chat/completions", chatBody("gpt-4.1-mini", "Hi"), sel...)
+		done <- e2e.Call(t, srv.Client(), http.MethodPost, srv.URL()+"/v1/chat/completions", e2e.ChatBody("gpt-4.1-mini", "Hi"), sel...)
 	}()
-	eventually(t, "the delayed request took its reply", func() bool { return sess.Pending() == 0 })
+	e2e.Eventually(t, "the delayed request took its reply", func() bool { return sess.Pending() == 0 })
 	sess.Close()
 	select {
 	case r := <-done:
-		r.wantError(t, http.StatusConflict, "llm_test_server_request_superseded")
+		r.WantError(t, http.StatusConflict, "llm_test_server_request_superseded")
 	case <-time.After(10 * time.Second):
 		t.Fatal("the in-flight request did not end when its session was deleted")
 	}
-	call(t, srv.Client(), http.MethodPost, srv.URL()+"/v1/chat/completions", chatBody("gpt-4.1-mini", "Hi"), sel...).
-		wantError(t, http.StatusNotFound, "session_not_found")
+	e2e.Call(t, srv.Client(), http.MethodPost, srv.URL()+"/v1/chat/completions", e2e.ChatBody("gpt-4.1-mini", "Hi"), sel...).
+		WantError(t, http.StatusNotFound, "session_not_found")
 	if n := sess.Journal().Len(); n != 0 {
 		t.Errorf("the deleted session's journal has %d entries, want none", n)
 	}
@@ -62,21 +49,21 @@ func TestDeleteDuringDelayedResponse(t *testing.T) {
 func TestDeleteDuringDelayedResponseConfiguredOverHTTP(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	c := createOverHTTP(t, srv, `{"scenarios":[{"name":"slow","match":{},"replies":[{"text":"late","delay_ms":3600000}]}]}`)
+	c := e2e.CreateOverHTTP(t, srv, `{"scenarios":[{"name":"slow","match":{},"replies":[{"text":"late","delay_ms":3600000}]}]}`)
 	sel := []string{session.HeaderSession, c.ID, session.HeaderSessionKey, c.Key}
 	sess, _ := srv.Manager().Lookup(c.ID, c.Key)
 
-	done := make(chan reply, 1)
+	done := make(chan e2e.Reply, 1)
 	go func() {
-		done <- call(t, srv.Client(), http.MethodPost, srv.URL()+"/v1/chat/completions", chatBody("gpt-4.1-mini", "Hi"), sel...)
+		done <- e2e.Call(t, srv.Client(), http.MethodPost, srv.URL()+"/v1/chat/completions", e2e.ChatBody("gpt-4.1-mini", "Hi"), sel...)
 	}()
-	eventually(t, "the delayed request took its reply", func() bool { return sess.Pending() == 0 })
-	r := call(t, srv.Client(), http.MethodDelete, srv.URL()+"/admin-api/sessions/"+c.ID, "", sel...)
-	if r.status != http.StatusNoContent {
-		t.Fatalf("delete: %d %s", r.status, r.body)
+	e2e.Eventually(t, "the delayed request took its reply", func() bool { return sess.Pending() == 0 })
+	r := e2e.Call(t, srv.Client(), http.MethodDelete, srv.URL()+"/admin-api/sessions/"+c.ID, "", sel...)
+	if r.Status != http.StatusNoContent {
+		t.Fatalf("delete: %d %s", r.Status, r.Body)
 	}
-	(<-done).wantError(t, http.StatusConflict, "llm_test_server_request_superseded")
-	call(t, srv.Client(), http.MethodGet, srv.URL()+"/v1/models", "", sel...).wantError(t, http.StatusNotFound, "session_not_found")
+	(<-done).WantError(t, http.StatusConflict, "llm_test_server_request_superseded")
+	e2e.Call(t, srv.Client(), http.MethodGet, srv.URL()+"/v1/models", "", sel...).WantError(t, http.StatusNotFound, "session_not_found")
 	if n := sess.Journal().Len(); n != 0 {
 		t.Errorf("the deleted session's journal has %d entries, want none", n)
 	}
@@ -89,23 +76,23 @@ func TestCancelledRequestRollsBack(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("script").RespondsAfter(time.Hour, "held back").Responds("next")
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 
 	giveUp := func() {
 		t.Helper()
 		ctx, cancel := context.WithCancel(context.Background())
 		errc := make(chan error, 1)
 		go func() {
-			_, err := client.Chat.Completions.New(ctx, userTurn("gpt-4.1-mini", "Hi"))
+			_, err := client.Chat.Completions.New(ctx, e2e.UserTurn("gpt-4.1-mini", "Hi"))
 			errc <- err
 		}()
-		eventually(t, "the request took the held-back reply", func() bool { return sess.Pending() == 1 })
+		e2e.Eventually(t, "the request took the held-back reply", func() bool { return sess.Pending() == 1 })
 		n := sess.Journal().Len()
 		cancel()
 		if err := <-errc; !errors.Is(err, context.Canceled) {
 			t.Fatalf("cancelled call: err = %v, want context.Canceled", err)
 		}
-		eventually(t, "the cancelled request is journaled", func() bool { return sess.Journal().Len() == n+1 })
+		e2e.Eventually(t, "the cancelled request is journaled", func() bool { return sess.Journal().Len() == n+1 })
 		if got := sess.Pending(); got != 2 {
 			t.Fatalf("pending replies after the cancel = %d, want 2", got)
 		}

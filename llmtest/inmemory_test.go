@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
@@ -21,9 +22,9 @@ func TestWrapClientWithoutTransportReachesTheServer(t *testing.T) {
 	sess := srv.NewSession(t)
 	sess.Chat("greeting").Responds("wrapped")
 	c := sess.WrapClient(&http.Client{Timeout: time.Minute})
-	r := call(t, c, http.MethodPost, sess.BaseURL()+"/chat/completions", chatBody("gpt-4.1-mini", "Hi"))
-	assert.Equal(t, http.StatusOK, r.status, "body %s", r.body)
-	assert.Contains(t, string(r.body), "wrapped")
+	r := e2e.Call(t, c, http.MethodPost, sess.BaseURL()+"/chat/completions", e2e.ChatBody("gpt-4.1-mini", "Hi"))
+	assert.Equal(t, http.StatusOK, r.Status, "body %s", r.Body)
+	assert.Contains(t, string(r.Body), "wrapped")
 }
 
 // In memory the server has the fixed URL and no socket; its clients still
@@ -36,8 +37,8 @@ func TestInMemoryServer(t *testing.T) {
 	sess := srv.NewSession(t)
 	assert.Equal(t, llmtest.InMemoryURL+"/v1", sess.BaseURL())
 	sess.Chat("greeting").Responds("in memory")
-	client := clientFor(sess, "k")
-	resp, err := client.Chat.Completions.New(t.Context(), userTurn("gpt-4.1-mini", "Hi"))
+	client := e2e.ClientFor(sess, "k")
+	resp, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4.1-mini", "Hi"))
 	require.NoError(t, err)
 	assert.Equal(t, "in memory", resp.Choices[0].Message.Content)
 }
@@ -74,10 +75,10 @@ func TestInMemoryCloseEndsStuckRequests(t *testing.T) {
 		close(started)
 		return scenario.Reply{Text: "never", Delay: time.Hour}
 	}))
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	done := make(chan error, 1)
 	go func() {
-		_, err := client.Chat.Completions.New(t.Context(), userTurn("gpt-4.1-mini", "Hi"))
+		_, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4.1-mini", "Hi"))
 		done <- err
 	}()
 	<-started

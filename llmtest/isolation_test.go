@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/session"
 )
@@ -29,9 +30,9 @@ func TestParallelIdenticalPromptsGetTheirOwnReplies(t *testing.T) {
 	errs := make(chan error, len(sessions)*rounds)
 	for i, sess := range sessions {
 		wg.Go(func() {
-			client := clientFor(sess, "provider-key")
+			client := e2e.ClientFor(sess, "provider-key")
 			for range rounds {
-				resp, err := client.Chat.Completions.New(context.Background(), userTurn("gpt-4.1-mini", "Hello"))
+				resp, err := client.Chat.Completions.New(context.Background(), e2e.UserTurn("gpt-4.1-mini", "Hello"))
 				if err != nil {
 					errs <- err
 					return
@@ -68,8 +69,8 @@ func TestOperationsTouchOneSessionOnly(t *testing.T) {
 	b.Chat("greeting").Responds("from b 1").Responds("from b 2")
 	ctx := context.Background()
 	ask := func(sess *session.Session) (string, error) {
-		client := clientFor(sess, "no-key-required")
-		resp, err := client.Chat.Completions.New(ctx, userTurn("gpt-4.1-mini", "Hi"))
+		client := e2e.ClientFor(sess, "no-key-required")
+		resp, err := client.Chat.Completions.New(ctx, e2e.UserTurn("gpt-4.1-mini", "Hi"))
 		if err != nil {
 			return "", err
 		}
@@ -115,8 +116,8 @@ func TestOperationsTouchOneSessionOnly(t *testing.T) {
 		if got, err := ask(b); err != nil || got != "from b 1" {
 			t.Errorf("b after a closed: got %q, %v", got, err)
 		}
-		r := call(t, srv.Client(), http.MethodPost, a.BaseURL()+"/chat/completions", chatBody("gpt-4.1-mini", "Hi"), selectorOf(a)...)
-		r.wantError(t, http.StatusNotFound, "session_not_found")
+		r := e2e.Call(t, srv.Client(), http.MethodPost, a.BaseURL()+"/chat/completions", e2e.ChatBody("gpt-4.1-mini", "Hi"), e2e.SelectorOf(a)...)
+		r.WantError(t, http.StatusNotFound, "session_not_found")
 	})
 }
 
@@ -128,11 +129,11 @@ func TestDefaultRuntimeIsSeparate(t *testing.T) {
 	sess := srv.NewSession(t)
 	sess.Configure() // drop the scenario the session cloned from the startup configuration
 
-	r := call(t, srv.Client(), http.MethodPost, srv.URL()+"/v1/chat/completions", chatBody("gpt-4.1-mini", "Hi"))
-	r.wantError(t, http.StatusUnauthorized, "")
-	r = call(t, srv.Client(), http.MethodPost, srv.URL()+"/v1/chat/completions", chatBody("gpt-4.1-mini", "Hi"), bearer(srv.ManagementKey())...)
-	if r.status != http.StatusOK {
-		t.Fatalf("default runtime: status %d, body %s", r.status, r.body)
+	r := e2e.Call(t, srv.Client(), http.MethodPost, srv.URL()+"/v1/chat/completions", e2e.ChatBody("gpt-4.1-mini", "Hi"))
+	r.WantError(t, http.StatusUnauthorized, "")
+	r = e2e.Call(t, srv.Client(), http.MethodPost, srv.URL()+"/v1/chat/completions", e2e.ChatBody("gpt-4.1-mini", "Hi"), e2e.Bearer(srv.ManagementKey())...)
+	if r.Status != http.StatusOK {
+		t.Fatalf("default runtime: status %d, body %s", r.Status, r.Body)
 	}
 	if n := sess.Journal().Len(); n != 0 {
 		t.Errorf("session journal has %d entries; the request went to the default runtime", n)

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/llmtestserver/llmtestserver/clock"
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/journal"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
@@ -33,12 +34,12 @@ func TestJournalRecordsTheRefusalApartFromTheText(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("refuse").Refuses(refusal).Repeat()
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 
-	resp, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "How do I pick a lock?"))
+	resp, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ReplyModel, "How do I pick a lock?"))
 	require.NoError(t, err)
 	require.Equal(t, refusal, resp.Choices[0].Message.Refusal)
-	r, err := client.Responses.New(t.Context(), responses.ResponseNewParams{Model: replyModel, Input: rsString("How do I pick a lock?")})
+	r, err := client.Responses.New(t.Context(), responses.ResponseNewParams{Model: e2e.ReplyModel, Input: e2e.InputText("How do I pick a lock?")})
 	require.NoError(t, err)
 	require.Equal(t, "refusal", r.Output[0].Content[0].Type)
 
@@ -58,11 +59,11 @@ func TestJournalMarksAStructuredReply(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("weather").RespondsJSON(map[string]any{"city": "Paris", "temp": 21.5, "sunny": true}).Then("plain")
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 
-	resp, err := client.Chat.Completions.New(t.Context(), structuredParams("Weather in Paris?"))
+	resp, err := client.Chat.Completions.New(t.Context(), e2e.StructuredParams("Weather in Paris?"))
 	require.NoError(t, err)
-	_, err = client.Chat.Completions.New(t.Context(), userTurn(replyModel, "And now?"))
+	_, err = client.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ReplyModel, "And now?"))
 	require.NoError(t, err)
 
 	entries := sess.Journal().Entries()
@@ -81,14 +82,14 @@ func TestJournalResponseIDsAreThoseTheSDKReceived(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("any").Responds("hello there").Repeat()
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 
-	chat, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Hi"))
+	chat, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Hi"))
 	require.NoError(t, err)
-	acc, _ := streamText(t, client.Chat.Completions.NewStreaming(t.Context(), userTurn(replyModel, "Hi")))
-	resp, err := client.Responses.New(t.Context(), responses.ResponseNewParams{Model: replyModel, Input: rsString("Hi")})
+	acc, _ := e2e.ReadChatStream(t, client.Chat.Completions.NewStreaming(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Hi")))
+	resp, err := client.Responses.New(t.Context(), responses.ResponseNewParams{Model: e2e.ReplyModel, Input: e2e.InputText("Hi")})
 	require.NoError(t, err)
-	_, err = client.Embeddings.New(t.Context(), openai.EmbeddingNewParams{Model: embModel,
+	_, err = client.Embeddings.New(t.Context(), openai.EmbeddingNewParams{Model: e2e.EmbeddingModel,
 		Input: openai.EmbeddingNewParamsInputUnion{OfString: openai.String("Hi")}})
 	require.NoError(t, err)
 
@@ -114,12 +115,12 @@ func TestJournalNamesTheReplyAndWhereItWasScripted(t *testing.T) {
 		Reply(scenario.Reply{Text: "first", ScriptedAt: "plan_test.go:10"}).
 		Reply(scenario.Reply{Text: "second", ScriptedAt: "plan_test.go:11"}).
 		Reply(scenario.Reply{Error: &scenario.Error{Status: 503, Code: "overloaded", Message: "Try later."}, ScriptedAt: "plan_test.go:12"})
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	for range 2 {
-		_, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Hi"))
+		_, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Hi"))
 		require.NoError(t, err)
 	}
-	_, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Hi"))
+	_, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Hi"))
 	require.Error(t, err)
 
 	entries := sess.Journal().Entries()
@@ -139,9 +140,9 @@ func TestJournalNamesTheChaosRulesReply(t *testing.T) {
 	sess := srv.NewSession(t, session.WithChaos(1, session.ChaosRule{Name: "every2nd", Every: 2,
 		Reply: scenario.Reply{Text: "chaos", ScriptedAt: "chaos_test.go:5"}}))
 	sess.Chat("plan").Responds("first").Then("second")
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	for range 3 {
-		_, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Hi"))
+		_, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Hi"))
 		require.NoError(t, err)
 	}
 	entries := sess.Journal().Entries()
@@ -164,7 +165,7 @@ func TestJournalErrorMessageIsTheOneTheSDKGot(t *testing.T) {
 	sess.Chat("busy").When(scenario.Match{UserContains: "busy"}).
 		Fails(429, "rate_limit_exceeded", "Rate limit reached for gpt-4.1-mini, try again in 20s.").
 		Reply(scenario.Text("one two three four five six").FailsAfter(2, "server_error", "Broke mid-way."))
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 
 	sdkMessage := func(err error) string {
 		t.Helper()
@@ -173,13 +174,13 @@ func TestJournalErrorMessageIsTheOneTheSDKGot(t *testing.T) {
 		require.NotEmpty(t, apiErr.Message)
 		return apiErr.Message
 	}
-	_, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Bonjour"))
+	_, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Bonjour"))
 	miss := sdkMessage(err)
-	_, err = client.Chat.Completions.New(t.Context(), userTurn(replyModel, "are you busy?"))
+	_, err = client.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ReplyModel, "are you busy?"))
 	limited := sdkMessage(err)
-	_, err = client.Chat.Completions.New(t.Context(), userTurn("no-such-model", "Hello"))
+	_, err = client.Chat.Completions.New(t.Context(), e2e.UserTurn("no-such-model", "Hello"))
 	unknown := sdkMessage(err)
-	s := client.Chat.Completions.NewStreaming(t.Context(), userTurn(replyModel, "are you busy?"))
+	s := client.Chat.Completions.NewStreaming(t.Context(), e2e.UserTurn(e2e.ReplyModel, "are you busy?"))
 	for s.Next() {
 	}
 	require.Error(t, s.Err())
@@ -206,25 +207,25 @@ func TestJournalCountsTheEventsOfAStream(t *testing.T) {
 	sess := srv.NewSession(t)
 	const text = "one two three four five six seven eight"
 	sess.Chat("counted").Responds(text).Then(text).Then(text).Reply(scenario.Text(text).CutAfter(3))
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 
 	chunks := 0
-	s := client.Chat.Completions.NewStreaming(t.Context(), userTurn(replyModel, "Hi"))
+	s := client.Chat.Completions.NewStreaming(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Hi"))
 	for s.Next() {
 		chunks++
 	}
 	require.NoError(t, s.Err())
 	require.NoError(t, s.Close())
 	events := 0
-	rs := client.Responses.NewStreaming(t.Context(), responses.ResponseNewParams{Model: replyModel, Input: rsString("Hi")})
+	rs := client.Responses.NewStreaming(t.Context(), responses.ResponseNewParams{Model: e2e.ReplyModel, Input: e2e.InputText("Hi")})
 	for rs.Next() {
 		events++
 	}
 	require.NoError(t, rs.Err())
 	require.NoError(t, rs.Close())
-	_, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Hi"))
+	_, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Hi"))
 	require.NoError(t, err)
-	cut := client.Chat.Completions.NewStreaming(t.Context(), userTurn(replyModel, "Hi"))
+	cut := client.Chat.Completions.NewStreaming(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Hi"))
 	for cut.Next() {
 	}
 	require.Error(t, cut.Err())
@@ -250,14 +251,14 @@ func TestJournalTimeToFirstByteOnTheSessionsClock(t *testing.T) {
 			Reply(scenario.Reply{Text: "paced answer here", Delay: 3 * time.Second}.Paced(2*time.Second, 10)).
 			Reply(scenario.Reply{Delay: time.Second, Fault: &scenario.Fault{Kind: scenario.FaultDrop}}).
 			Responds("at once")
-		client := clientFor(sess, "k")
-		_, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Hi"))
+		client := e2e.ClientFor(sess, "k")
+		_, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Hi"))
 		require.NoError(t, err)
-		acc, _ := streamText(t, client.Chat.Completions.NewStreaming(t.Context(), userTurn(replyModel, "Hi")))
+		acc, _ := e2e.ReadChatStream(t, client.Chat.Completions.NewStreaming(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Hi")))
 		require.Equal(t, "paced answer here", acc.Choices[0].Message.Content)
-		_, err = client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Hi"))
+		_, err = client.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Hi"))
 		require.Error(t, err)
-		_, err = client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Hi"))
+		_, err = client.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Hi"))
 		require.NoError(t, err)
 
 		entries := sess.Journal().Entries()
@@ -283,7 +284,7 @@ func TestJournalTimeToFirstByteOnAFakeClock(t *testing.T) {
 		option.WithHTTPClient(sess.HTTPClient()), option.WithMaxRetries(0))
 	done := make(chan error, 1)
 	go func() {
-		_, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Hi"))
+		_, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Hi"))
 		done <- err
 	}()
 	require.NoError(t, fake.WaitForTimers(t.Context(), 1), "the reply's delay never began")
@@ -299,11 +300,11 @@ func TestJournalCountsTheEventsOfAReplayedStream(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("once").Responds("one two three four five")
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	read := func() int {
 		t.Helper()
 		chunks := 0
-		s := client.Chat.Completions.NewStreaming(t.Context(), userTurn(replyModel, "Hi"), option.WithHeader("Idempotency-Key", "key-1"))
+		s := client.Chat.Completions.NewStreaming(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Hi"), option.WithHeader("Idempotency-Key", "key-1"))
 		for s.Next() {
 			chunks++
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/journal"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/session"
@@ -22,8 +23,8 @@ func TestJournalKeepsNoWrongKey(t *testing.T) {
 	sess := llmtest.NewServer(t).NewSession(t, session.RequireAPIKey("right-key"))
 	for _, key := range []string{"shortsecret", "sk-proj-secretpartQ7vZ"} {
 		client := llmtest.OpenAIClient(sess, option.WithAPIKey(key), option.WithMaxRetries(0))
-		_, err := client.Chat.Completions.New(t.Context(), userTurn("gpt-4.1-mini", "Hi"))
-		apiErr := asOpenAIError(t, err)
+		_, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4.1-mini", "Hi"))
+		apiErr := e2e.OpenAIError(t, err)
 		require.Equal(t, http.StatusUnauthorized, apiErr.StatusCode)
 		require.Contains(t, apiErr.Message, map[string]string{"shortsecret": "shortsecret", "sk-proj-secretpartQ7vZ": "Q7vZ"}[key],
 			"the client reads the real API's wording")

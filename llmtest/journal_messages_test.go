@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 )
 
@@ -17,7 +18,7 @@ func TestJournalCountsTheMessagesItLeavesOut(t *testing.T) {
 	t.Parallel()
 	sess := llmtest.NewServer(t).NewSession(t)
 	sess.Chat("any").Responds("ok")
-	params := userTurn("gpt-4.1-mini", "first")
+	params := e2e.UserTurn("gpt-4.1-mini", "first")
 	for i := range 199 {
 		params.Messages = append(params.Messages, openai.UserMessage(fmt.Sprint("message ", i+2)))
 	}

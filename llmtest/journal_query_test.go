@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/llmtestserver/llmtestserver/clock"
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/journal"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
@@ -37,14 +38,14 @@ func querySession(t *testing.T) (*llmtest.Server, *session.Session) {
 	sess := srv.NewSession(t)
 	sess.Chat("weather").When(scenario.UserContains("weather")).Responds("sunny").Repeat()
 	sess.Chat("slow").When(scenario.UserContains("slowly")).RespondsAfter(time.Second, "done slowly").Repeat()
-	sess.Chat("plan").When(scenario.Model(convModel)).Responds("step one").Then("step two").PerConversation()
+	sess.Chat("plan").When(scenario.Model(e2e.ConversationModel)).Responds("step one").Then("step two").PerConversation()
 	ctx := t.Context()
 
 	alice := conversationClient(sess, sess.Conversation("alice"))
 	bob := conversationClient(sess, sess.Conversation("bob"))
 	carol := conversationClient(sess, sess.Conversation("carol"))
-	opening := openai.ChatCompletionNewParams{Model: convModel,
-		Messages: []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(convSystem)}}
+	opening := openai.ChatCompletionNewParams{Model: e2e.ConversationModel,
+		Messages: []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(e2e.ConversationSystem)}}
 	turn := func(c openai.Client, params openai.ChatCompletionNewParams, user string) openai.ChatCompletionNewParams {
 		t.Helper()
 		params.Messages = append(params.Messages, openai.UserMessage(user))
@@ -58,8 +59,8 @@ func querySession(t *testing.T) (*llmtest.Server, *session.Session) {
 	turn(bob, bobParams, "What's the weather?")
 	turn(alice, aliceParams, "And then?")
 
-	plain := clientFor(sess, "k")
-	_, err := plain.Chat.Completions.New(ctx, userTurn("gpt-4o", "Bonjour"))
+	plain := e2e.ClientFor(sess, "k")
+	_, err := plain.Chat.Completions.New(ctx, e2e.UserTurn("gpt-4o", "Bonjour"))
 	require.Error(t, err, "a request no scenario answers")
 	_, err = plain.Embeddings.New(ctx, openai.EmbeddingNewParams{Model: "text-embedding-3-small",
 		Input: openai.EmbeddingNewParamsInputUnion{OfArrayOfStrings: []string{"hello"}}})
@@ -113,9 +114,9 @@ func TestJournalQueriesOverHTTP(t *testing.T) {
 		"conversation":        {journal.Query{Conversation: "bob"}, []uint64{2, 3}},
 		"generation":          {journal.Query{Conversation: "alice", Generation: 2}, []uint64{7}},
 		"status":              {journal.Query{Status: http.StatusBadRequest}, []uint64{5}},
-		"status class":        {journal.Query{StatusClass: 2, Model: convModel}, []uint64{1, 2, 3, 4, 7, 8, 9}},
+		"status class":        {journal.Query{StatusClass: 2, Model: e2e.ConversationModel}, []uint64{1, 2, 3, 4, 7, 8, 9}},
 		"unmatched":           {journal.Query{ErrorCode: journal.NoScenarioCode}, []uint64{5}},
-		"scenario and model":  {journal.Query{Scenario: "plan", Model: convModel, Conversation: "alice"}, []uint64{1, 4, 7}},
+		"scenario and model":  {journal.Query{Scenario: "plan", Model: e2e.ConversationModel, Conversation: "alice"}, []uint64{1, 4, 7}},
 		"carol, arrival kept": {journal.Query{Conversation: "carol"}, []uint64{8, 9}},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -131,7 +132,7 @@ func TestJournalQueriesOverHTTP(t *testing.T) {
 
 	c := j.Counts(journal.Query{})
 	assert.Equal(t, map[string]int{"plan": 4, "weather": 2, "slow": 1, "": 2}, c.ByScenario)
-	assert.Equal(t, map[string]int{convModel: 7, "gpt-4o": 1, "text-embedding-3-small": 1}, c.ByModel)
+	assert.Equal(t, map[string]int{e2e.ConversationModel: 7, "gpt-4o": 1, "text-embedding-3-small": 1}, c.ByModel)
 	assert.Equal(t, map[int]int{200: 8, 400: 1}, c.ByStatus)
 	assert.Equal(t, 3, c.ByConversation["alice"])
 }
@@ -175,9 +176,9 @@ func TestJournalEntriesCompareWithoutTimes(t *testing.T) {
 	run := func() []journal.Entry {
 		sess := srv.NewSession(t, session.WithIDSeed(7))
 		sess.Chat("greeting").Responds("Hello").Then("Hello again")
-		client := clientFor(sess, "k")
+		client := e2e.ClientFor(sess, "k")
 		for _, user := range []string{"Hi", "Hi again", "Bonjour"} {
-			_, _ = client.Chat.Completions.New(t.Context(), userTurn(convModel, user))
+			_, _ = client.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ConversationModel, user))
 		}
 		return sess.Journal().Entries()
 	}
@@ -191,19 +192,19 @@ func TestJournalEntriesCompareWithoutTimes(t *testing.T) {
 
 // adminJournal reads GET /admin-api/journal with the query parameters
 // given, decoding the entries with journal.Entry's UnmarshalJSON.
-func adminJournal(t *testing.T, srv *llmtest.Server, sess *session.Session, query string) (reply, []journal.Entry) {
+func adminJournal(t *testing.T, srv *llmtest.Server, sess *session.Session, query string) (e2e.Reply, []journal.Entry) {
 	t.Helper()
-	r := call(t, srv.Client(), http.MethodGet, srv.URL()+"/admin-api/journal"+query, "", join(selectorOf(sess), bearer("k"))...)
-	if r.status != http.StatusOK {
+	r := e2e.Call(t, srv.Client(), http.MethodGet, srv.URL()+"/admin-api/journal"+query, "", e2e.Join(e2e.SelectorOf(sess), e2e.Bearer("k"))...)
+	if r.Status != http.StatusOK {
 		return r, nil
 	}
 	var list struct {
 		Object string          `json:"object"`
 		Data   []journal.Entry `json:"data"`
 	}
-	require.NoError(t, json.Unmarshal(r.body, &list), "body %s", r.body)
+	require.NoError(t, json.Unmarshal(r.Body, &list), "body %s", r.Body)
 	require.Equal(t, "list", list.Object)
-	require.NotNil(t, list.Data, "data is a list, [] when empty: %s", r.body)
+	require.NotNil(t, list.Data, "data is a list, [] when empty: %s", r.Body)
 	return r, list.Data
 }
 
@@ -263,8 +264,8 @@ func TestAdminJournalRefusesBadFilters(t *testing.T) {
 	} {
 		t.Run(query, func(t *testing.T) {
 			r, _ := adminJournal(t, srv, sess, query)
-			r.wantError(t, http.StatusBadRequest, "invalid_query_parameter")
-			_, typ, gotParam, message := r.apiError(t)
+			r.WantError(t, http.StatusBadRequest, "invalid_query_parameter")
+			_, typ, gotParam, message := r.APIError(t)
 			assert.Equal(t, "invalid_request_error", typ)
 			assert.Equal(t, param, gotParam)
 			assert.Contains(t, message, param)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/journal"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
@@ -118,10 +119,10 @@ func TestJournalRecordsChatRequest(t *testing.T) {
 	assert.Zero(t, e.Client.RetryCount)
 
 	// The admin API shows the same entry, and no credential either.
-	got := rawCall(t, srv.Client(), http.MethodGet, srv.URL()+"/admin-api/journal", "",
-		join(selectorOf(sess), bearer(providerSecret))...)
-	require.Equal(t, http.StatusOK, got.status, "%s", got.body)
-	body := string(got.body)
+	got := e2e.Call(t, srv.Client(), http.MethodGet, srv.URL()+"/admin-api/journal", "",
+		e2e.Join(e2e.SelectorOf(sess), e2e.Bearer(providerSecret))...)
+	require.Equal(t, http.StatusOK, got.Status, "%s", got.Body)
+	body := string(got.Body)
 	for _, secret := range []string{providerSecret, sess.Key(), "tenant-secret-value"} {
 		assert.NotContains(t, body, secret)
 	}
@@ -164,7 +165,7 @@ func TestJournalRecordsResponsesRequest(t *testing.T) {
 	ctx := context.Background()
 
 	first, err := client.Responses.New(ctx, responses.ResponseNewParams{
-		Model: rsModel, Input: rsString("Where?"), Instructions: openai.String("Be brief."),
+		Model: e2e.ResponsesModel, Input: e2e.InputText("Where?"), Instructions: openai.String("Be brief."),
 		Temperature: openai.Float(1.5), TopP: openai.Float(0.75), MaxOutputTokens: openai.Int(64),
 		Metadata: shared.Metadata{"k": "v"}, User: openai.String("u-1"),
 		Text: responses.ResponseTextConfigParam{Format: responses.ResponseFormatTextConfigParamOfJSONSchema("place", map[string]any{
@@ -187,7 +188,7 @@ func TestJournalRecordsResponsesRequest(t *testing.T) {
 	assert.Empty(t, e.Request.PreviousResponseID)
 
 	_, err = client.Responses.New(ctx, responses.ResponseNewParams{
-		Model: rsModel, Input: rsString("And then?"), PreviousResponseID: openai.String(first.ID)})
+		Model: e2e.ResponsesModel, Input: e2e.InputText("And then?"), PreviousResponseID: openai.String(first.ID)})
 	require.NoError(t, err)
 	e = newestEntry(t, sess)
 	assert.Equal(t, first.ID, e.Request.PreviousResponseID)
@@ -199,7 +200,7 @@ func TestJournalRecordsResponsesRequest(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, newestEntry(t, sess).Endpoint, "creating a conversation is no model operation")
 	_, err = client.Responses.New(ctx, responses.ResponseNewParams{
-		Model: rsModel, Input: rsString("Hello"),
+		Model: e2e.ResponsesModel, Input: e2e.InputText("Hello"),
 		Conversation: responses.ResponseNewParamsConversationUnion{OfString: openai.String(conv.ID)}})
 	require.NoError(t, err)
 	e = newestEntry(t, sess)
@@ -208,8 +209,8 @@ func TestJournalRecordsResponsesRequest(t *testing.T) {
 
 	// A count records its request, and no endpoint: it calls no model.
 	_, err = client.Responses.InputTokens.Count(ctx, responses.InputTokenCountParams{
-		Model: openai.String(rsModel), Input: countString("Count me"), Instructions: openai.String("Count."),
-		Tools: rsWeatherTools()})
+		Model: openai.String(e2e.ResponsesModel), Input: e2e.CountInputText("Count me"), Instructions: openai.String("Count."),
+		Tools: e2e.WeatherTools()})
 	require.NoError(t, err)
 	e = newestEntry(t, sess)
 	assert.Empty(t, e.Endpoint)
@@ -242,7 +243,7 @@ func TestJournalRecordsRetryCount(t *testing.T) {
 		scenario.Reply{Error: &scenario.Error{Status: 500, Headers: map[string]string{"retry-after-ms": "1"}}},
 		scenario.Text("recovered"))
 	client := journalClient(sess, option.WithMaxRetries(1))
-	resp, err := client.Chat.Completions.New(context.Background(), userTurn("gpt-4.1-mini", "Hi"))
+	resp, err := client.Chat.Completions.New(context.Background(), e2e.UserTurn("gpt-4.1-mini", "Hi"))
 	require.NoError(t, err)
 	require.Equal(t, "recovered", resp.Choices[0].Message.Content)
 	entries := sess.Journal().Entries()
@@ -258,13 +259,13 @@ func TestJournalRecordsRetryCount(t *testing.T) {
 func TestJournalBodyBound(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	body := chatBody("gpt-4.1-mini", "Hi "+strings.Repeat("é", 100))
+	body := e2e.ChatBody("gpt-4.1-mini", "Hi "+strings.Repeat("é", 100))
 	for _, bound := range []int{0, 40, len(body) + 1} {
 		sess := srv.NewSession(t, session.WithJournalBody(int64(bound)))
 		sess.Chat("hi").Responds("hello")
-		r := rawCall(t, srv.Client(), http.MethodPost, sess.BaseURL()+"/chat/completions", body,
-			join(selectorOf(sess), bearer("k"))...)
-		require.Equal(t, http.StatusOK, r.status, "%s", r.body)
+		r := e2e.Call(t, srv.Client(), http.MethodPost, sess.BaseURL()+"/chat/completions", body,
+			e2e.Join(e2e.SelectorOf(sess), e2e.Bearer("k"))...)
+		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 		e := newestEntry(t, sess)
 		assert.Equal(t, int64(len(body)), e.BodyBytes, "bound %d", bound)
 		assert.Equal(t, body[:min(bound, len(body))], e.Body, "bound %d", bound)
@@ -317,11 +318,11 @@ func TestJournalBodyOfReplay(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("hi").Responds("hello")
-	body := chatBody("gpt-4.1-mini", "Hi")
+	body := e2e.ChatBody("gpt-4.1-mini", "Hi")
 	for range 2 {
-		r := rawCall(t, srv.Client(), http.MethodPost, sess.BaseURL()+"/chat/completions", body,
-			join(selectorOf(sess), bearer("k"), []string{"Idempotency-Key", "idem-1"})...)
-		require.Equal(t, http.StatusOK, r.status, "%s", r.body)
+		r := e2e.Call(t, srv.Client(), http.MethodPost, sess.BaseURL()+"/chat/completions", body,
+			e2e.Join(e2e.SelectorOf(sess), e2e.Bearer("k"), []string{"Idempotency-Key", "idem-1"})...)
+		require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	}
 	entries := sess.Journal().Entries()
 	require.Len(t, entries, 2)

@@ -9,6 +9,7 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
@@ -44,7 +45,7 @@ func TestPanickingMatchFunction(t *testing.T) {
 				{"boom", "picky", "picky predicate broke"},           // picking a reply
 				{"Hello?", "explained", "explained predicate broke"}, // explaining the miss
 			} {
-				_, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, c.user))
+				_, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ReplyModel, c.user))
 				var apiErr *openai.Error
 				if !errors.As(err, &apiErr) {
 					t.Fatalf("%q: err = %v (%T), want a 500 from the server", c.user, err, err)
@@ -56,11 +57,11 @@ func TestPanickingMatchFunction(t *testing.T) {
 						c.user, apiErr.StatusCode, apiErr.Code, apiErr.Type, apiErr.Message, want)
 				}
 			}
-			resp, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Hi"))
+			resp, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Hi"))
 			if err != nil || resp.Choices[0].Message.Content != "still serving" {
 				t.Fatalf("next request: %v, %v", resp, err)
 			}
-			checkStatuses(t, sess, []int{500, 500, 200}, []string{"llm_test_server_responder_failed", "llm_test_server_responder_failed", ""})
+			e2e.CheckStatuses(t, sess, []int{500, 500, 200}, []string{"llm_test_server_responder_failed", "llm_test_server_responder_failed", ""})
 			if e := sess.Journal().Entries()[0]; !strings.Contains(e.ErrorMessage, "picky predicate broke") {
 				t.Errorf("journaled message = %q, want the panic", e.ErrorMessage)
 			}
@@ -102,7 +103,7 @@ func TestPanickingEmbeddingsMatchFunction(t *testing.T) {
 	if err != nil || len(resp.Data) != 1 || len(resp.Data[0].Embedding) != 2 {
 		t.Fatalf("next request: %v, %v", resp, err)
 	}
-	checkStatuses(t, sess, []int{500, 200}, []string{"llm_test_server_responder_failed", ""})
+	e2e.CheckStatuses(t, sess, []int{500, 200}, []string{"llm_test_server_responder_failed", ""})
 	if e := sess.Journal().Entries()[0]; e.Fault != "" || e.Scenario != "" {
 		t.Errorf("the failed request names fault %q and scenario %q, want neither: none was scripted or answered", e.Fault, e.Scenario)
 	}

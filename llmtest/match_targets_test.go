@@ -5,6 +5,7 @@ import (
 
 	"github.com/openai/openai-go/v3"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
@@ -12,17 +13,13 @@ import (
 // embedOne embeds text with openai-go and returns its vector.
 func embedOne(t *testing.T, client openai.Client, text string) []float64 {
 	t.Helper()
-	resp, err := client.Embeddings.New(t.Context(), openai.EmbeddingNewParams{Model: embModel,
+	resp, err := client.Embeddings.New(t.Context(), openai.EmbeddingNewParams{Model: e2e.EmbeddingModel,
 		Input: openai.EmbeddingNewParamsInputUnion{OfString: openai.String(text)}})
 	if err != nil {
 		t.Fatalf("embeddings %q: %v", text, err)
 	}
 	return resp.Data[0].Embedding
 }
-
-// scripted reports whether v is the two-dimensional vector the scenarios of
-// these tests script, rather than a computed one.
-func scripted(v []float64) bool { return len(v) == 2 && v[0] == 1 && v[1] == 0 }
 
 // A match answers embeddings when it names the endpoint on a path the
 // request satisfies: in an Any alternative as well as in All. A Not of an
@@ -43,15 +40,15 @@ func TestAnyAlternativeTargetsEmbeddings(t *testing.T) {
 		{"any alternative names embeddings", scenario.Any(embeddings, scenario.UserContains("chat only")), "some text", true},
 		{"the naming alternative matches", scenario.Any(scenario.All(embeddings, scenario.UserContains("a")), scenario.UserContains("b")), "a", true},
 		{"only a chat alternative matches", scenario.Any(scenario.All(embeddings, scenario.UserContains("a")), scenario.UserContains("b")), "b", false},
-		{"nested in all and any", scenario.All(scenario.Model(embModel), scenario.Any(scenario.Turn(9), embeddings)), "x", true},
+		{"nested in all and any", scenario.All(scenario.Model(e2e.EmbeddingModel), scenario.Any(scenario.Turn(9), embeddings)), "x", true},
 		{"not of another endpoint", scenario.Not(scenario.Match{Endpoint: scenario.EndpointChatCompletions}), "x", false},
 		{"not of embeddings", scenario.Not(embeddings), "x", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			sess := srv.NewSession(t)
 			sess.Scenario("vectors", tt.match).Reply(vectors).Repeat()
-			client := clientFor(sess, "")
-			if got := scripted(embedOne(t, client, tt.input)); got != tt.want {
+			client := e2e.ClientFor(sess, "")
+			if got := e2e.ScriptedVector(embedOne(t, client, tt.input)); got != tt.want {
 				t.Errorf("%s answered embeddings of %q: %v, want %v", tt.match.Describe(), tt.input, got, tt.want)
 			}
 		})

@@ -9,6 +9,7 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
 	"github.com/llmtestserver/llmtestserver/session"
@@ -85,7 +86,7 @@ func TestJournalMemoryStaysWithinMaxBytesWithFullEntries(t *testing.T) {
 	}
 	warm.Close()
 	sess, client := open()
-	before := liveHeap()
+	before := e2e.LiveHeap()
 	sent := 0
 	// Until the journal is full and has turned over, at least 20 requests
 	// past the first eviction.
@@ -95,7 +96,7 @@ func TestJournalMemoryStaysWithinMaxBytesWithFullEntries(t *testing.T) {
 			evictedAt = sent
 		}
 	}
-	grown := liveHeap() - before
+	grown := e2e.LiveHeap() - before
 	runtime.KeepAlive(params) // live at both readings
 	j := sess.Journal()
 	t.Logf("%d requests of about 200 KiB grew the heap by %.2f MiB; the journal (max_bytes %d MiB) keeps %d entries, evicted %d",

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/session"
 )
@@ -24,22 +25,22 @@ func TestJournalMemoryStaysWithinMaxBytes(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t, session.WithJournal(1000, maxBytes), session.IgnoreContextWindow()) // prompts past the window
 	sess.Chat("answer").Responds("noted").Repeat()
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	prompt := strings.Repeat("All work and no play makes Jack a dull boy. ", (1<<20)/44)
 	ask := func() {
 		t.Helper()
-		if _, err := client.Chat.Completions.New(t.Context(), userTurn("gpt-4o-mini", prompt)); err != nil {
+		if _, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4o-mini", prompt)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for range 3 {
 		ask() // loads the tokenizer, caches the prompt's count, fills pools
 	}
-	before := liveHeap()
+	before := e2e.LiveHeap()
 	for range 40 {
 		ask()
 	}
-	grown := liveHeap() - before
+	grown := e2e.LiveHeap() - before
 	runtime.KeepAlive(prompt) // live at both readings
 	kept := sess.Journal().Len()
 	t.Logf("40 requests with 1 MiB prompts grew the heap by %.2f MiB; the journal (max_bytes %d KiB) keeps %d entries",

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
 	"github.com/llmtestserver/llmtestserver/session"
@@ -47,10 +48,10 @@ func TestConcurrentSessionsShareNoMatcherState(t *testing.T) {
 				return
 			}
 			defer sess.Close()
-			client := clientFor(sess, "")
+			client := e2e.ClientFor(sess, "")
 			for j := range 3 {
 				prompt := fmt.Sprintf("ask %d", (i+j)%10)
-				resp, err := client.Chat.Completions.New(t.Context(), userTurn("gpt-4.1-mini", prompt))
+				resp, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4.1-mini", prompt))
 				if err != nil {
 					errs <- fmt.Errorf("session %d, %q: %w", i, prompt, err)
 					return
@@ -61,7 +62,7 @@ func TestConcurrentSessionsShareNoMatcherState(t *testing.T) {
 				}
 			}
 			// A request the nested Not refuses must miss.
-			if _, err := client.Chat.Completions.New(t.Context(), userTurn("gpt-4.1-mini", "never")); err == nil {
+			if _, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4.1-mini", "never")); err == nil {
 				errs <- fmt.Errorf("session %d: a request the match excludes was answered", i)
 			}
 		})
@@ -93,8 +94,8 @@ func TestConcurrentSessionsFromOneScenarioValue(t *testing.T) {
 				return
 			}
 			defer sess.Close()
-			client := clientFor(sess, "")
-			resp, err := client.Chat.Completions.New(t.Context(), userTurn("gpt-4.1-mini", fmt.Sprintf("ask %d", i%10)))
+			client := e2e.ClientFor(sess, "")
+			resp, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4.1-mini", fmt.Sprintf("ask %d", i%10)))
 			if err != nil {
 				errs <- fmt.Errorf("session %d: %w", i, err)
 				return

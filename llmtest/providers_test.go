@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
@@ -26,15 +27,13 @@ type anthropicError struct {
 	RequestID string `json:"request_id"`
 }
 
-func decodeAnthropicError(t *testing.T, r reply) anthropicError {
+func decodeAnthropicError(t *testing.T, r e2e.Reply) anthropicError {
 	t.Helper()
 	var e anthropicError
-	require.NoError(t, json.Unmarshal(r.body, &e), "body %s", r.body)
-	require.Equal(t, "error", e.Type, "body %s", r.body)
+	require.NoError(t, json.Unmarshal(r.Body, &e), "body %s", r.Body)
+	require.Equal(t, "error", e.Type, "body %s", r.Body)
 	return e
 }
-
-const messagesBody = `{"model":"claude-sonnet-4-5","max_tokens":64,"messages":[{"role":"user","content":"Hi"}]}`
 
 // GET /v1/models answers in the shape of the provider whose headers the
 // request carries.
@@ -42,24 +41,24 @@ func TestModelsAnswerInTheCallersShape(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
-	sel := selectorOf(sess)
+	sel := e2e.SelectorOf(sess)
 
-	openai := call(t, srv.Client(), "GET", sess.BaseURL()+"/models", "", sel...)
-	require.Equal(t, http.StatusOK, openai.status)
+	openai := e2e.Call(t, srv.Client(), "GET", sess.BaseURL()+"/models", "", sel...)
+	require.Equal(t, http.StatusOK, openai.Status)
 	var list struct {
 		Object string `json:"object"`
 		Data   []struct {
 			ID, Object string
 		} `json:"data"`
 	}
-	require.NoError(t, json.Unmarshal(openai.body, &list))
+	require.NoError(t, json.Unmarshal(openai.Body, &list))
 	assert.Equal(t, "list", list.Object)
 	require.NotEmpty(t, list.Data)
 	assert.True(t, strings.HasPrefix(list.Data[0].ID, "gpt") || strings.HasPrefix(list.Data[0].ID, "o"), "first OpenAI model %q", list.Data[0].ID)
-	assert.NotEmpty(t, openai.header.Get("X-Request-Id"))
+	assert.NotEmpty(t, openai.Header.Get("X-Request-Id"))
 
-	claude := call(t, srv.Client(), "GET", sess.AnthropicBaseURL()+"/v1/models", "", append(sel, "anthropic-version", "2026-10-21")...)
-	require.Equal(t, http.StatusOK, claude.status, "body %s", claude.body)
+	claude := e2e.Call(t, srv.Client(), "GET", sess.AnthropicBaseURL()+"/v1/models", "", append(sel, "anthropic-version", "2026-10-21")...)
+	require.Equal(t, http.StatusOK, claude.Status, "body %s", claude.Body)
 	var page struct {
 		Data []struct {
 			Type, ID    string
@@ -68,17 +67,17 @@ func TestModelsAnswerInTheCallersShape(t *testing.T) {
 		HasMore bool   `json:"has_more"`
 		FirstID string `json:"first_id"`
 	}
-	require.NoError(t, json.Unmarshal(claude.body, &page))
+	require.NoError(t, json.Unmarshal(claude.Body, &page))
 	require.NotEmpty(t, page.Data)
 	assert.Equal(t, "model", page.Data[0].Type)
 	assert.True(t, strings.HasPrefix(page.Data[0].ID, "claude-"), "first Anthropic model %q", page.Data[0].ID)
 	assert.NotEmpty(t, page.Data[0].DisplayName)
 	assert.Equal(t, page.Data[0].ID, page.FirstID)
-	assert.True(t, strings.HasPrefix(claude.header.Get("Request-Id"), "req_"), "request-id %q", claude.header.Get("Request-Id"))
+	assert.True(t, strings.HasPrefix(claude.Header.Get("Request-Id"), "req_"), "request-id %q", claude.Header.Get("Request-Id"))
 
-	one := call(t, srv.Client(), "GET", sess.AnthropicBaseURL()+"/v1/models/claude-sonnet-4-5", "", append(sel, "x-api-key", "k")...)
-	require.Equal(t, http.StatusOK, one.status, "body %s", one.body)
-	assert.Contains(t, string(one.body), `"display_name":"Claude Sonnet 4.5"`)
+	one := e2e.Call(t, srv.Client(), "GET", sess.AnthropicBaseURL()+"/v1/models/claude-sonnet-4-5", "", append(sel, "x-api-key", "k")...)
+	require.Equal(t, http.StatusOK, one.Status, "body %s", one.Body)
+	assert.Contains(t, string(one.Body), `"display_name":"Claude Sonnet 4.5"`)
 
 	entries := sess.Journal().Entries()
 	require.Len(t, entries, 3)
@@ -92,28 +91,28 @@ func TestCoreErrorsInTheProvidersEnvelope(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 
-	gone := call(t, srv.Client(), "POST", sess.AnthropicBaseURL()+"/v1/messages", messagesBody, "X-Llm-Test-Server-Session", sess.ID(),
+	gone := e2e.Call(t, srv.Client(), "POST", sess.AnthropicBaseURL()+"/v1/messages", e2e.MessagesBody, "X-Llm-Test-Server-Session", sess.ID(),
 		"X-Llm-Test-Server-Session-Key", "wrong")
-	require.Equal(t, http.StatusNotFound, gone.status)
+	require.Equal(t, http.StatusNotFound, gone.Status)
 	e := decodeAnthropicError(t, gone)
 	assert.Equal(t, "not_found_error", e.Error.Type)
 	require.NotNil(t, e.Error.Details)
 	assert.Equal(t, "session_not_found", e.Error.Details.ErrorCode)
 
-	miss := call(t, srv.Client(), "POST", sess.AnthropicBaseURL()+"/v1/messages", messagesBody, selectorOf(sess)...)
-	require.Equal(t, http.StatusBadRequest, miss.status)
+	miss := e2e.Call(t, srv.Client(), "POST", sess.AnthropicBaseURL()+"/v1/messages", e2e.MessagesBody, e2e.SelectorOf(sess)...)
+	require.Equal(t, http.StatusBadRequest, miss.Status)
 	e = decodeAnthropicError(t, miss)
 	assert.Equal(t, "invalid_request_error", e.Error.Type)
 	assert.Equal(t, "llm_test_server_no_scenario", e.Error.Details.ErrorCode)
-	assert.Equal(t, miss.header.Get("Request-Id"), e.RequestID)
+	assert.Equal(t, miss.Header.Get("Request-Id"), e.RequestID)
 
-	doubled := call(t, srv.Client(), "POST", sess.AnthropicBaseURL()+"/v1/v1/messages", messagesBody, append(selectorOf(sess), "anthropic-version", "2026-10-21")...)
-	require.Equal(t, http.StatusNotFound, doubled.status)
+	doubled := e2e.Call(t, srv.Client(), "POST", sess.AnthropicBaseURL()+"/v1/v1/messages", e2e.MessagesBody, append(e2e.SelectorOf(sess), "anthropic-version", "2026-10-21")...)
+	require.Equal(t, http.StatusNotFound, doubled.Status)
 	assert.Contains(t, decodeAnthropicError(t, doubled).Error.Message, "AnthropicBaseURL()")
 
-	wrongMethod := call(t, srv.Client(), "GET", sess.AnthropicBaseURL()+"/v1/messages", "", selectorOf(sess)...)
-	require.Equal(t, http.StatusMethodNotAllowed, wrongMethod.status)
-	assert.Equal(t, "POST", wrongMethod.header.Get("Allow"))
+	wrongMethod := e2e.Call(t, srv.Client(), "GET", sess.AnthropicBaseURL()+"/v1/messages", "", e2e.SelectorOf(sess)...)
+	require.Equal(t, http.StatusMethodNotAllowed, wrongMethod.Status)
+	assert.Equal(t, "POST", wrongMethod.Header.Get("Allow"))
 	decodeAnthropicError(t, wrongMethod)
 }
 
@@ -128,27 +127,27 @@ func TestErrorKindsMapPerProvider(t *testing.T) {
 		scenario.Reply{Error: &scenario.Error{Kind: scenario.ErrorRateLimit, Headers: map[string]string{"Retry-After": "0"}}},
 		scenario.Reply{Error: &scenario.Error{Kind: scenario.ErrorRateLimit, Headers: map[string]string{"Retry-After": "0"}}},
 	)
-	sel := selectorOf(sess)
+	sel := e2e.SelectorOf(sess)
 
-	r := call(t, srv.Client(), "POST", sess.BaseURL()+"/chat/completions", chatBody(replyModel, "Hi"), sel...)
-	assert.Equal(t, http.StatusServiceUnavailable, r.status)
-	_, typ, _, _ := r.apiError(t)
+	r := e2e.Call(t, srv.Client(), "POST", sess.BaseURL()+"/chat/completions", e2e.ChatBody(e2e.ReplyModel, "Hi"), sel...)
+	assert.Equal(t, http.StatusServiceUnavailable, r.Status)
+	_, typ, _, _ := r.APIError(t)
 	assert.Equal(t, "server_error", typ)
 
-	r = call(t, srv.Client(), "POST", sess.AnthropicBaseURL()+"/v1/messages", messagesBody, sel...)
-	assert.Equal(t, 529, r.status)
+	r = e2e.Call(t, srv.Client(), "POST", sess.AnthropicBaseURL()+"/v1/messages", e2e.MessagesBody, sel...)
+	assert.Equal(t, 529, r.Status)
 	e := decodeAnthropicError(t, r)
 	assert.Equal(t, "overloaded_error", e.Error.Type)
 	assert.Equal(t, "Overloaded", e.Error.Message)
 
-	r = call(t, srv.Client(), "POST", sess.BaseURL()+"/chat/completions", chatBody(replyModel, "Hi"), sel...)
-	assert.Equal(t, http.StatusTooManyRequests, r.status)
-	assert.Equal(t, "0", r.header.Get("Retry-After"))
+	r = e2e.Call(t, srv.Client(), "POST", sess.BaseURL()+"/chat/completions", e2e.ChatBody(e2e.ReplyModel, "Hi"), sel...)
+	assert.Equal(t, http.StatusTooManyRequests, r.Status)
+	assert.Equal(t, "0", r.Header.Get("Retry-After"))
 
-	r = call(t, srv.Client(), "POST", sess.AnthropicBaseURL()+"/v1/messages", messagesBody, sel...)
-	assert.Equal(t, http.StatusTooManyRequests, r.status)
+	r = e2e.Call(t, srv.Client(), "POST", sess.AnthropicBaseURL()+"/v1/messages", e2e.MessagesBody, sel...)
+	assert.Equal(t, http.StatusTooManyRequests, r.Status)
 	assert.Equal(t, "rate_limit_error", decodeAnthropicError(t, r).Error.Type)
-	assert.Equal(t, "0", r.header.Get("Retry-After"))
+	assert.Equal(t, "0", r.Header.Get("Retry-After"))
 
 	codes := []string{}
 	for _, e := range sess.Journal().Entries() {

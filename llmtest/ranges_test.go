@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
 	"github.com/llmtestserver/llmtestserver/session"
@@ -53,24 +54,24 @@ func TestOutOfRangeValuesAreRefusedNamingTheField(t *testing.T) {
 		{"header name with a space", withReply(`{"error":{"status":503,"headers":{"Retry After":"1"}}}`), at + "error.headers"},
 		{"header value with a newline", withReply(`{"error":{"status":503,"headers":{"Retry-After":"1\r\nX-Evil: 1"}}}`), at + "error.headers.Retry-After"},
 	}
-	sel := join(selectorOf(sess), bearer("k"))
+	sel := e2e.Join(e2e.SelectorOf(sess), e2e.Bearer("k"))
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, path := range []string{"/admin-api/config", "/admin-api/sessions", "/admin-api/scenarios"} {
-				var r reply
+				var r e2e.Reply
 				switch path {
 				case "/admin-api/config":
-					r = call(t, srv.Client(), http.MethodPut, srv.URL()+path, tt.body, sel...)
+					r = e2e.Call(t, srv.Client(), http.MethodPut, srv.URL()+path, tt.body, sel...)
 				case "/admin-api/sessions":
-					r = call(t, srv.Client(), http.MethodPost, srv.URL()+path, tt.body, bearer(srv.ManagementKey())...)
+					r = e2e.Call(t, srv.Client(), http.MethodPost, srv.URL()+path, tt.body, e2e.Bearer(srv.ManagementKey())...)
 				default:
 					if !strings.HasPrefix(tt.body, `{"scenarios"`) {
 						continue
 					}
-					r = call(t, srv.Client(), http.MethodPost, srv.URL()+path, tt.body, sel...)
+					r = e2e.Call(t, srv.Client(), http.MethodPost, srv.URL()+path, tt.body, sel...)
 				}
-				r.wantError(t, http.StatusBadRequest, "invalid_configuration")
-				if _, _, param, msg := r.apiError(t); !strings.HasPrefix(param, tt.param) || !strings.Contains(msg, param) {
+				r.WantError(t, http.StatusBadRequest, "invalid_configuration")
+				if _, _, param, msg := r.APIError(t); !strings.HasPrefix(param, tt.param) || !strings.Contains(msg, param) {
 					t.Errorf("%s: param %q, message %q; want param %s… named in the message", path, param, msg, tt.param)
 				}
 			}
@@ -147,9 +148,9 @@ func TestScriptedErrorHeadersKeepTheFraming(t *testing.T) {
 	sess := srv.NewSession(t)
 	sess.Chat("limited").Reply(scenario.Reply{Error: &scenario.Error{Status: 429, Code: "rate_limit_exceeded",
 		Headers: map[string]string{"Retry-After": "7", "X-Request-Id": "req_1"}}})
-	r := call(t, srv.Client(), http.MethodPost, sess.BaseURL()+"/chat/completions", chatBody("gpt-4.1-mini", "hi"), selectorOf(sess)...)
-	r.wantError(t, http.StatusTooManyRequests, "rate_limit_exceeded")
-	if r.header.Get("Retry-After") != "7" || r.header.Get("X-Request-Id") != "req_1" {
-		t.Errorf("headers = %v, want the scripted Retry-After and X-Request-Id", r.header)
+	r := e2e.Call(t, srv.Client(), http.MethodPost, sess.BaseURL()+"/chat/completions", e2e.ChatBody("gpt-4.1-mini", "hi"), e2e.SelectorOf(sess)...)
+	r.WantError(t, http.StatusTooManyRequests, "rate_limit_exceeded")
+	if r.Header.Get("Retry-After") != "7" || r.Header.Get("X-Request-Id") != "req_1" {
+		t.Errorf("headers = %v, want the scripted Retry-After and X-Request-Id", r.Header)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/llmtestserver/llmtestserver/clock"
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/session"
 )
@@ -27,11 +28,11 @@ func TestRateLimitRequestsPerMinute(t *testing.T) {
 	clk := clock.NewFake(time.Date(2031, 3, 4, 5, 6, 7, 0, time.UTC))
 	sess := llmtest.NewServer(t, llmtest.WithClock(clk)).NewSession(t, session.WithRateLimits(3, 0))
 	sess.Chat("ok").Responds("a").Responds("b").Responds("c").Responds("d")
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 
 	for i := range 3 {
 		var raw *http.Response
-		_, err := client.Chat.Completions.New(t.Context(), userTurn("gpt-4o", "hi"), option.WithResponseInto(&raw))
+		_, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4o", "hi"), option.WithResponseInto(&raw))
 		require.NoError(t, err, "request %d", i+1)
 		assert.Equal(t, "3", raw.Header.Get("x-ratelimit-limit-requests"))
 		assert.Equal(t, []string{"2", "1", "0"}[i], raw.Header.Get("x-ratelimit-remaining-requests"))
@@ -40,7 +41,7 @@ func TestRateLimitRequestsPerMinute(t *testing.T) {
 	}
 
 	var raw *http.Response
-	_, err := client.Chat.Completions.New(t.Context(), userTurn("gpt-4o", "hi"), option.WithResponseInto(&raw))
+	_, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4o", "hi"), option.WithResponseInto(&raw))
 	var apiErr *openai.Error
 	require.True(t, errors.As(err, &apiErr), "got %v", err)
 	assert.Equal(t, http.StatusTooManyRequests, apiErr.StatusCode)
@@ -59,17 +60,17 @@ func TestRateLimitRequestsPerMinute(t *testing.T) {
 	assert.Equal(t, "rate_limit_exceeded", last.ErrorCode)
 
 	clk.Advance(19 * time.Second)
-	_, err = client.Chat.Completions.New(t.Context(), userTurn("gpt-4o", "hi"), option.WithResponseInto(&raw))
+	_, err = client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4o", "hi"), option.WithResponseInto(&raw))
 	require.Error(t, err, "a second early is too early")
 	assert.Equal(t, "1", raw.Header.Get("Retry-After"))
 	clk.Advance(time.Second)
-	c, err := client.Chat.Completions.New(t.Context(), userTurn("gpt-4o", "hi"), option.WithResponseInto(&raw))
+	c, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4o", "hi"), option.WithResponseInto(&raw))
 	require.NoError(t, err)
 	assert.Equal(t, "d", c.Choices[0].Message.Content)
 	assert.Equal(t, "0", raw.Header.Get("x-ratelimit-remaining-requests"))
 
 	sess.Reset()
-	_, err = client.Chat.Completions.New(t.Context(), userTurn("gpt-4o", "hi"), option.WithResponseInto(&raw))
+	_, err = client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4o", "hi"), option.WithResponseInto(&raw))
 	require.NoError(t, err, "Reset refills the buckets")
 	assert.Equal(t, "2", raw.Header.Get("x-ratelimit-remaining-requests"))
 }
@@ -84,9 +85,9 @@ func TestRateLimitTokensPerMinute(t *testing.T) {
 	sess := llmtest.NewServer(t, llmtest.WithClock(clk)).NewSession(t, session.WithRateLimits(0, 1000),
 		session.WithModelRateLimits("gpt-4o-mini", 100, 0))
 	sess.Chat("ok").Responds("a").Repeat()
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 
-	big := userTurn("gpt-4o", "hi")
+	big := e2e.UserTurn("gpt-4o", "hi")
 	big.MaxCompletionTokens = openai.Int(900)
 	var raw *http.Response
 	_, err := client.Chat.Completions.New(t.Context(), big, option.WithResponseInto(&raw))
@@ -103,7 +104,7 @@ func TestRateLimitTokensPerMinute(t *testing.T) {
 	assert.True(t, strings.HasPrefix(apiErr.Message, "Rate limit reached for gpt-4o in organization org-llmtestserver on tokens per min (TPM): Limit 1000, Used 90"), apiErr.Message)
 	assert.NotEmpty(t, raw.Header.Get("Retry-After-Ms"))
 
-	huge := userTurn("gpt-4o", "hi")
+	huge := e2e.UserTurn("gpt-4o", "hi")
 	huge.MaxCompletionTokens = openai.Int(5000)
 	_, err = client.Chat.Completions.New(t.Context(), huge, option.WithResponseInto(&raw))
 	require.True(t, errors.As(err, &apiErr), "got %v", err)
@@ -112,7 +113,7 @@ func TestRateLimitTokensPerMinute(t *testing.T) {
 	assert.Empty(t, raw.Header.Get("Retry-After"))
 
 	// A model with limits of its own: requests only, and its own bucket.
-	_, err = client.Chat.Completions.New(t.Context(), userTurn("gpt-4o-mini", "hi"), option.WithResponseInto(&raw))
+	_, err = client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4o-mini", "hi"), option.WithResponseInto(&raw))
 	require.NoError(t, err)
 	assert.Equal(t, "100", raw.Header.Get("x-ratelimit-limit-requests"))
 	assert.Empty(t, raw.Header.Get("x-ratelimit-limit-tokens"))
@@ -125,8 +126,8 @@ func TestNoRateLimitsByDefault(t *testing.T) {
 	sess := llmtest.NewServer(t).NewSession(t)
 	sess.Chat("ok").Responds("a")
 	var raw *http.Response
-	client := clientFor(sess, "k")
-	_, err := client.Chat.Completions.New(t.Context(), userTurn("gpt-4o", "hi"), option.WithResponseInto(&raw))
+	client := e2e.ClientFor(sess, "k")
+	_, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4o", "hi"), option.WithResponseInto(&raw))
 	require.NoError(t, err)
 	assert.Empty(t, raw.Header.Get("x-ratelimit-limit-requests"))
 }
@@ -138,7 +139,7 @@ func TestRateLimitEmbeddings(t *testing.T) {
 	t.Parallel()
 	clk := clock.NewFake(time.Date(2031, 3, 4, 5, 6, 7, 0, time.UTC))
 	sess := llmtest.NewServer(t, llmtest.WithClock(clk)).NewSession(t, session.WithModelRateLimits("text-embedding-3-small", 1, 0))
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	embed := func() (*http.Response, error) {
 		var raw *http.Response
 		_, err := client.Embeddings.New(t.Context(), openai.EmbeddingNewParams{
@@ -161,7 +162,7 @@ func TestRateLimitEmbeddings(t *testing.T) {
 	clk.Advance(time.Minute)
 	_, err = embed()
 	require.NoError(t, err, "the clock freed the limit")
-	_, err = client.Chat.Completions.New(t.Context(), userTurn("gpt-4o", "hi"))
+	_, err = client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4o", "hi"))
 	var notFound *openai.Error
 	require.True(t, errors.As(err, &notFound), "chat has no scenario here, but no limit either: got %v", err)
 	assert.NotEqual(t, http.StatusTooManyRequests, notFound.StatusCode, "another model's limits are its own")

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/internal/tokens"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/session"
@@ -19,14 +20,14 @@ func TestStreamTokensPerChunk(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
 	const text = "The quick brown fox jumps over the lazy dog while the cat sleeps in the warm afternoon sun."
-	n := tokens.Count(replyModel, text)
+	n := tokens.Count(e2e.ReplyModel, text)
 	for _, per := range []int{1, 3} {
 		t.Run(fmt.Sprint(per), func(t *testing.T) {
 			t.Parallel()
 			sess := srv.NewSession(t, session.WithStream(per, 0, 0))
 			sess.Chat("s").Responds(text)
-			client := clientFor(sess, "k")
-			acc, deltas := streamText(t, client.Chat.Completions.NewStreaming(t.Context(), userTurn(replyModel, "Hi")))
+			client := e2e.ClientFor(sess, "k")
+			acc, deltas := e2e.ReadChatStream(t, client.Chat.Completions.NewStreaming(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Hi")))
 			if got := acc.Choices[0].Message.Content; got != text {
 				t.Fatalf("content = %q", got)
 			}
@@ -35,7 +36,7 @@ func TestStreamTokensPerChunk(t *testing.T) {
 			}
 			if per == 1 {
 				for i, d := range deltas {
-					if got := tokens.Count(replyModel, d); got != 1 {
+					if got := tokens.Count(e2e.ReplyModel, d); got != 1 {
 						t.Errorf("chunk %d %q holds %d tokens, want 1", i, d, got)
 					}
 				}
@@ -52,9 +53,9 @@ func TestPacedStreamHoldsTheFirstChunk(t *testing.T) {
 	const ttft = 30 * time.Millisecond
 	sess := srv.NewSession(t, session.WithStream(1, ttft, 0))
 	sess.Chat("s").Responds("Paced, but all of it arrives.")
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	start := time.Now()
-	s := client.Chat.Completions.NewStreaming(t.Context(), userTurn(replyModel, "Hi"))
+	s := client.Chat.Completions.NewStreaming(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Hi"))
 	defer s.Close()
 	if !s.Next() {
 		t.Fatalf("no first chunk: %v", s.Err())
@@ -87,14 +88,14 @@ func TestCancelledReplyGoesToTheRetry(t *testing.T) {
 		// The delay only has to outlast the cancellation below, which
 		// happens as soon as the request holds the reply.
 		sess.Chat("slow").RespondsAfter(time.Second, "worth the wait").Then("second reply")
-		client := clientFor(sess, "k")
+		client := e2e.ClientFor(sess, "k")
 		ctx, cancel := context.WithCancel(t.Context())
 		errc := make(chan error, 1)
 		go func() {
-			_, err := client.Chat.Completions.New(ctx, userTurn(replyModel, "Hi"))
+			_, err := client.Chat.Completions.New(ctx, e2e.UserTurn(e2e.ReplyModel, "Hi"))
 			errc <- err
 		}()
-		eventually(t, "the request holds the reply", func() bool { return sess.Pending() == 1 })
+		e2e.Eventually(t, "the request holds the reply", func() bool { return sess.Pending() == 1 })
 		cancel()
 		if err := <-errc; !errors.Is(err, context.Canceled) {
 			t.Fatalf("cancelled call: %v, want context.Canceled", err)
@@ -109,9 +110,9 @@ func TestCancelledReplyGoesToTheRetry(t *testing.T) {
 		sess := srv.NewSession(t, session.WithStream(1, 0, 20))
 		const text = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen"
 		sess.Chat("slow").Responds(text).Then("second reply")
-		client := clientFor(sess, "k")
+		client := e2e.ClientFor(sess, "k")
 		ctx, cancel := context.WithCancel(t.Context())
-		s := client.Chat.Completions.NewStreaming(ctx, userTurn(replyModel, "Hi"))
+		s := client.Chat.Completions.NewStreaming(ctx, e2e.UserTurn(e2e.ReplyModel, "Hi"))
 		if !s.Next() {
 			t.Fatalf("no first chunk: %v", s.Err())
 		}
@@ -130,7 +131,7 @@ func TestCancelledReplyGoesToTheRetry(t *testing.T) {
 // its reply is back in the queue), retries and expects want.
 func retryGetsTheReply(t *testing.T, sess *session.Session, client openai.Client, stream bool, want string) {
 	t.Helper()
-	entries := journalOf(t, sess, 1)
+	entries := e2e.JournalOf(t, sess, 1)
 	if e := entries[0]; e.Status != 499 || e.ReplyText != "" || e.Scenario != "slow" {
 		t.Errorf("cancelled request journaled as %d %q from %q, want 499 with no reply text from slow", e.Status, e.ReplyText, e.Scenario)
 	}
@@ -139,10 +140,10 @@ func retryGetsTheReply(t *testing.T, sess *session.Session, client openai.Client
 	}
 	var got string
 	if stream {
-		acc, _ := streamText(t, client.Chat.Completions.NewStreaming(t.Context(), userTurn(replyModel, "Hi")))
+		acc, _ := e2e.ReadChatStream(t, client.Chat.Completions.NewStreaming(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Hi")))
 		got = acc.Choices[0].Message.Content
 	} else {
-		resp, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Hi"))
+		resp, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Hi"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -151,7 +152,7 @@ func retryGetsTheReply(t *testing.T, sess *session.Session, client openai.Client
 	if got != want {
 		t.Errorf("retry got %q, want the reply the cancelled request held, %q", got, want)
 	}
-	if e := journalOf(t, sess, 2)[1]; e.Status != 200 || e.ReplyText != want {
+	if e := e2e.JournalOf(t, sess, 2)[1]; e.Status != 200 || e.ReplyText != want {
 		t.Errorf("retry journaled as %d %q", e.Status, e.ReplyText)
 	}
 }

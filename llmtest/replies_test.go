@@ -7,15 +7,13 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/journal"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
-	"github.com/llmtestserver/llmtestserver/session"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 )
-
-const replyModel = "gpt-4.1-mini"
 
 // recordingTB is an llmtest.TB that records failures instead of failing, so
 // a test can check what CheckAssertions reports.
@@ -53,41 +51,14 @@ func (r *recordingTB) messages() []string {
 	return append([]string(nil), r.errors...)
 }
 
-// streamText reads a whole openai-go stream into an accumulator and returns
-// it with the chunks' content deltas.
-func streamText(t *testing.T, s interface {
-	Next() bool
-	Current() openai.ChatCompletionChunk
-	Err() error
-	Close() error
-}) (openai.ChatCompletionAccumulator, []string) {
-	t.Helper()
-	defer s.Close()
-	var acc openai.ChatCompletionAccumulator
-	var deltas []string
-	for s.Next() {
-		chunk := s.Current()
-		if !acc.AddChunk(chunk) {
-			t.Fatalf("the accumulator refused chunk %s", chunk.RawJSON())
-		}
-		if len(chunk.Choices) > 0 && chunk.Choices[0].Delta.Content != "" {
-			deltas = append(deltas, chunk.Choices[0].Delta.Content)
-		}
-	}
-	if err := s.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return acc, deltas
-}
-
 // A refusal streamed through openai-go is reported by JustFinishedRefusal.
 func TestStreamedRefusalFinishes(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t, llmtest.WithStrict())
 	sess := srv.NewSession(t)
 	sess.Chat("refuse").Refuses("No, sorry.")
-	client := clientFor(sess, "k")
-	s := client.Chat.Completions.NewStreaming(t.Context(), userTurn(replyModel, "Do it"))
+	client := e2e.ClientFor(sess, "k")
+	s := client.Chat.Completions.NewStreaming(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Do it"))
 	defer s.Close()
 	var acc openai.ChatCompletionAccumulator
 	var finished []string
@@ -108,28 +79,6 @@ func TestStreamedRefusalFinishes(t *testing.T) {
 	}
 }
 
-// weatherSchema is the structured output the JSON tests ask for.
-var weatherSchema = map[string]any{
-	"type": "object",
-	"properties": map[string]any{
-		"city":  map[string]any{"type": "string"},
-		"temp":  map[string]any{"type": "number"},
-		"sunny": map[string]any{"type": "boolean"},
-	},
-	"required":             []string{"city", "temp", "sunny"},
-	"additionalProperties": false,
-}
-
-func structuredParams(user string) openai.ChatCompletionNewParams {
-	p := userTurn(replyModel, user)
-	p.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{
-		OfJSONSchema: &openai.ResponseFormatJSONSchemaParam{JSONSchema: openai.ResponseFormatJSONSchemaJSONSchemaParam{
-			Name: "weather", Schema: weatherSchema, Strict: openai.Bool(true),
-		}},
-	}
-	return p
-}
-
 // A JSON reply is checked against the request's json_schema: a conforming
 // one passes, a non-conforming one is still served but recorded, and
 // CheckAssertions reports it.
@@ -143,10 +92,10 @@ func TestStructuredOutputIsCheckedAgainstTheSchema(t *testing.T) {
 		Sunny bool    `json:"sunny"`
 	}
 	sess.Chat("weather").RespondsJSON(weather{City: "Paris", Temp: 21.5, Sunny: true})
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	ctx := t.Context()
 
-	resp, err := client.Chat.Completions.New(ctx, structuredParams("Weather in Paris?"))
+	resp, err := client.Chat.Completions.New(ctx, e2e.StructuredParams("Weather in Paris?"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,14 +113,14 @@ func TestStructuredOutputIsCheckedAgainstTheSchema(t *testing.T) {
 
 	sess.Chat("weather").RespondsJSON(map[string]any{"city": "Paris", "temp": "warm"})
 
-	resp, err = client.Chat.Completions.New(ctx, structuredParams("Weather in Paris again?"))
+	resp, err = client.Chat.Completions.New(ctx, e2e.StructuredParams("Weather in Paris again?"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c := resp.Choices[0].Message.Content; c != `{"city":"Paris","temp":"warm"}` {
 		t.Errorf("the non-conforming reply was changed: %s", c)
 	}
-	entries := journalOf(t, sess, 2)
+	entries := e2e.JournalOf(t, sess, 2)
 	if len(entries[0].SchemaErrors) != 0 || len(entries[1].SchemaErrors) == 0 {
 		t.Errorf("schema errors = %q then %q, want none then some", entries[0].SchemaErrors, entries[1].SchemaErrors)
 	}
@@ -188,20 +137,6 @@ func TestStructuredOutputIsCheckedAgainstTheSchema(t *testing.T) {
 	}
 }
 
-// checkStatuses checks the status and error code of every journal entry.
-func checkStatuses(t *testing.T, sess *session.Session, statuses []int, codes []string) {
-	t.Helper()
-	entries := journalOf(t, sess, len(statuses))
-	if len(entries) != len(statuses) {
-		t.Fatalf("journal holds %d entries, want %d:\n%s", len(entries), len(statuses), llmtest.Transcript(sess))
-	}
-	for i, e := range entries {
-		if e.Status != statuses[i] || e.ErrorCode != codes[i] {
-			t.Errorf("entry %d: status %d code %q, want %d %q", i+1, e.Status, e.ErrorCode, statuses[i], codes[i])
-		}
-	}
-}
-
 func TestReplyOverrides(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t, llmtest.WithStrict())
@@ -213,11 +148,11 @@ func TestReplyOverrides(t *testing.T) {
 		scenario.Reply{Text: "counted", Usage: &scenario.Usage{Input: 1234, Output: 56}},
 		scenario.Reply{Text: "cut sh", FinishReason: "length"},
 	)
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	ctx := t.Context()
 	newCall := func() *openai.ChatCompletion {
 		t.Helper()
-		resp, err := client.Chat.Completions.New(ctx, userTurn(replyModel, "Hi"))
+		resp, err := client.Chat.Completions.New(ctx, e2e.UserTurn(e2e.ReplyModel, "Hi"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -234,13 +169,13 @@ func TestReplyOverrides(t *testing.T) {
 		t.Errorf("model = %q, want the override", r.Model)
 	}
 
-	params := userTurn(replyModel, "Hi")
+	params := e2e.UserTurn(e2e.ReplyModel, "Hi")
 	params.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
-	acc, _ := streamText(t, client.Chat.Completions.NewStreaming(ctx, params))
+	acc, _ := e2e.ReadChatStream(t, client.Chat.Completions.NewStreaming(ctx, params))
 	if u := acc.Usage; u.PromptTokens != 1234 || u.CompletionTokens != 56 || u.TotalTokens != 1290 {
 		t.Errorf("streamed usage = %d+%d=%d, want 1234+56=1290", u.PromptTokens, u.CompletionTokens, u.TotalTokens)
 	}
-	acc, _ = streamText(t, client.Chat.Completions.NewStreaming(ctx, params))
+	acc, _ = e2e.ReadChatStream(t, client.Chat.Completions.NewStreaming(ctx, params))
 	if acc.Choices[0].FinishReason != "length" {
 		t.Errorf("streamed finish_reason = %q, want length", acc.Choices[0].FinishReason)
 	}
@@ -252,10 +187,10 @@ func TestTimesAndRepeat(t *testing.T) {
 	sess := srv.NewSession(t)
 	sess.Chat("counted").When(scenario.UserContains("count")).Responds("again").Times(3).Then("last")
 	sess.Chat("forever").When(scenario.UserContains("loop")).Responds("first").Then("always").Repeat()
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	ask := func(user string) (string, error) {
 		t.Helper()
-		resp, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, user))
+		resp, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ReplyModel, user))
 		if err != nil {
 			return "", err
 		}
@@ -276,7 +211,7 @@ func TestTimesAndRepeat(t *testing.T) {
 		t.Errorf("Times(3) then Then: %q", got)
 	}
 	_, err := ask("count")
-	if apiErr := asOpenAIError(t, err); apiErr.StatusCode != 400 || apiErr.Code != journal.NoScenarioCode {
+	if apiErr := e2e.OpenAIError(t, err); apiErr.StatusCode != 400 || apiErr.Code != journal.NoScenarioCode {
 		t.Errorf("fifth request: %d %q, want 400 %s", apiErr.StatusCode, apiErr.Code, journal.NoScenarioCode)
 	}
 
@@ -307,7 +242,7 @@ func TestWhenMatchers(t *testing.T) {
 	sess.Chat("pirate").When(scenario.SystemContains("pirate")).Responds("Arr!").Repeat()
 	sess.Chat("follow-up").When(scenario.All(scenario.Turn(2), scenario.Not(scenario.UserContains("bye")))).Responds("turn two").Repeat()
 	sess.Chat("farewell").When(scenario.Any(scenario.UserContains("bye"), scenario.UserEquals("ciao"))).Responds("goodbye").Repeat()
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 
 	tests := []struct {
 		name     string
@@ -326,9 +261,9 @@ func TestWhenMatchers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			resp, err := client.Chat.Completions.New(t.Context(), openai.ChatCompletionNewParams{Model: replyModel, Messages: tt.messages})
+			resp, err := client.Chat.Completions.New(t.Context(), openai.ChatCompletionNewParams{Model: e2e.ReplyModel, Messages: tt.messages})
 			if tt.scenario == "" {
-				if apiErr := asOpenAIError(t, err); apiErr.Code != journal.NoScenarioCode {
+				if apiErr := e2e.OpenAIError(t, err); apiErr.Code != journal.NoScenarioCode {
 					t.Errorf("code = %q, want %s", apiErr.Code, journal.NoScenarioCode)
 				}
 				return
@@ -363,9 +298,9 @@ func TestGoResponderComputesFromTheRequest(t *testing.T) {
 			Usage: &scenario.Usage{Input: len(r.Messages), Output: 1},
 		}
 	})).Times(2)
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	params := openai.ChatCompletionNewParams{
-		Model: replyModel,
+		Model: e2e.ReplyModel,
 		Messages: []openai.ChatCompletionMessageParamUnion{openai.SystemMessage("Be brief."), openai.UserMessage("one"),
 			openai.AssistantMessage("1"), openai.UserMessage("two")},
 		Tools: []openai.ChatCompletionToolUnionParam{openai.ChatCompletionFunctionTool(openai.FunctionDefinitionParam{Name: "lookup"})},
@@ -381,7 +316,7 @@ func TestGoResponderComputesFromTheRequest(t *testing.T) {
 	if resp.Usage.PromptTokens != 3 {
 		t.Errorf("prompt tokens = %d, want the responder's 3", resp.Usage.PromptTokens)
 	}
-	acc, _ := streamText(t, client.Chat.Completions.NewStreaming(t.Context(), params))
+	acc, _ := e2e.ReadChatStream(t, client.Chat.Completions.NewStreaming(t.Context(), params))
 	if got := acc.Choices[0].Message.Content; got != strings.Replace(want, "stream=false", "stream=true", 1) {
 		t.Errorf("streamed reply = %q", got)
 	}
@@ -395,19 +330,19 @@ func TestPanickingResponder(t *testing.T) {
 	sess := srv.NewSession(t)
 	sess.Chat("broken").Reply(scenario.Respond(func(*scenario.Request) scenario.Reply { panic("index out of range in test") }))
 	sess.Chat("fine").Responds("still serving")
-	client := clientFor(sess, "k") // no retries: the 500 would be retried
-	_, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Hi"))
-	apiErr := asOpenAIError(t, err)
+	client := e2e.ClientFor(sess, "k") // no retries: the 500 would be retried
+	_, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Hi"))
+	apiErr := e2e.OpenAIError(t, err)
 	if apiErr.StatusCode != 500 || apiErr.Code != "llm_test_server_responder_failed" || apiErr.Type != "server_error" ||
 		!strings.Contains(apiErr.Message, `"broken"`) || !strings.Contains(apiErr.Message, "index out of range in test") {
 		t.Errorf("error = %d %q %q %q, want 500 llm_test_server_responder_failed naming the scenario and the panic",
 			apiErr.StatusCode, apiErr.Code, apiErr.Type, apiErr.Message)
 	}
-	resp, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Hi"))
+	resp, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Hi"))
 	if err != nil || resp.Choices[0].Message.Content != "still serving" {
 		t.Errorf("next request: %v, %v", resp, err)
 	}
-	checkStatuses(t, sess, []int{500, 200}, []string{"llm_test_server_responder_failed", ""})
+	e2e.CheckStatuses(t, sess, []int{500, 200}, []string{"llm_test_server_responder_failed", ""})
 }
 
 // A request no scenario answers gets a 400 that SDKs do not retry, naming
@@ -420,15 +355,15 @@ func TestNoMatchNamesTheScenariosTried(t *testing.T) {
 	sess.Chat("once").Responds("used up")
 	client := openai.NewClient(option.WithBaseURL(sess.BaseURL()), option.WithAPIKey("k"),
 		option.WithHTTPClient(sess.HTTPClient())) // default retries: a 400 is not retried
-	if _, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "first")); err != nil {
+	if _, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ReplyModel, "first")); err != nil {
 		t.Fatal(err)
 	}
-	_, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "What's the weather?"))
-	apiErr := asOpenAIError(t, err)
+	_, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ReplyModel, "What's the weather?"))
+	apiErr := e2e.OpenAIError(t, err)
 	if apiErr.StatusCode != 400 || apiErr.Code != journal.NoScenarioCode || apiErr.Type != "invalid_request_error" {
 		t.Fatalf("error = %d %q %q, want 400 invalid_request_error %s", apiErr.StatusCode, apiErr.Type, apiErr.Code, journal.NoScenarioCode)
 	}
-	for _, want := range []string{`"What's the weather?"`, replyModel, `"greeting"`, `containing "hello"`, `"once"`, "all 1 replies used"} {
+	for _, want := range []string{`"What's the weather?"`, e2e.ReplyModel, `"greeting"`, `containing "hello"`, `"once"`, "all 1 replies used"} {
 		if !strings.Contains(apiErr.Message, want) {
 			t.Errorf("message %q does not mention %s", apiErr.Message, want)
 		}
@@ -456,8 +391,8 @@ func TestUnusedRepliesAreReported(t *testing.T) {
 	sess.Chat("script").Responds("a").Then("b").Then("c")
 	sess.Chat("spare").When(scenario.UserContains("never")).Responds("x")
 	sess.Chat("looping").When(scenario.UserContains("never")).Responds("y").Repeat()
-	client := clientFor(sess, "k")
-	if _, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Hi")); err != nil {
+	client := e2e.ClientFor(sess, "k")
+	if _, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Hi")); err != nil {
 		t.Fatal(err)
 	}
 	r := sess.Assertions()

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 )
 
@@ -29,7 +30,7 @@ func TestJournalNamesTheScriptingLine(t *testing.T) {
 	sess.Chat("greeting").Then("Hello again")
 	client := llmtest.OpenAIClient(sess)
 	for range 2 {
-		_, err := client.Chat.Completions.New(t.Context(), userTurn("gpt-4.1-mini", "Hi"))
+		_, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4.1-mini", "Hi"))
 		require.NoError(t, err)
 	}
 	entries := sess.Journal().Entries()

@@ -11,6 +11,7 @@ import (
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/responses"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
@@ -26,7 +27,7 @@ func TestSlowStreamSplitsStopWhenTheClientLeaves(t *testing.T) {
 	}
 	for name, stream := range map[string]func(ctx context.Context, client openai.Client) error{
 		"chat": func(ctx context.Context, client openai.Client) error {
-			s := client.Chat.Completions.NewStreaming(ctx, userTurn("gpt-4o-mini", "Hi"))
+			s := client.Chat.Completions.NewStreaming(ctx, e2e.UserTurn("gpt-4o-mini", "Hi"))
 			defer s.Close()
 			for s.Next() {
 			}

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
 	"github.com/llmtestserver/llmtestserver/session"
@@ -56,12 +57,12 @@ func TestSynctestRateLimitRetriedByOpenAIGo(t *testing.T) {
 		client := openai.NewClient(option.WithBaseURL(sess.BaseURL()), option.WithAPIKey("k"),
 			option.WithHTTPClient(&http.Client{Transport: rec})) // openai-go's default retries
 
-		got, err := client.Chat.Completions.New(t.Context(), userTurn("gpt-4o", "Hi"))
+		got, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4o", "Hi"))
 		require.NoError(t, err)
 		assert.Equal(t, "first", got.Choices[0].Message.Content)
 
 		start := time.Now()
-		got, err = client.Chat.Completions.New(t.Context(), userTurn("gpt-4o", "Hi"))
+		got, err = client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4o", "Hi"))
 		require.NoError(t, err, "the SDK's retry after the 429 passes")
 		assert.Equal(t, "second", got.Choices[0].Message.Content)
 		elapsed := time.Since(start)
@@ -100,7 +101,7 @@ func TestSynctestHangUntilClientTimeout(t *testing.T) {
 			option.WithHTTPClient(impatient), option.WithMaxRetries(0))
 
 		start := time.Now()
-		_, err := client.Chat.Completions.New(t.Context(), userTurn("gpt-4o", "Hi"))
+		_, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4o", "Hi"))
 		var timeout interface{ Timeout() bool }
 		require.True(t, errors.As(err, &timeout) && timeout.Timeout(), "error %v is no timeout", err)
 		assert.GreaterOrEqual(t, time.Since(start), 5*time.Second, "the client waited its timeout")
@@ -113,7 +114,7 @@ func TestSynctestHangUntilClientTimeout(t *testing.T) {
 		assert.Equal(t, map[string]int{"hang": 1}, sess.Assertions().Faults)
 		assert.Equal(t, 1, sess.Pending(), "the hang was used up, the reply after it left")
 
-		got, err := client.Chat.Completions.New(t.Context(), userTurn("gpt-4o", "Hi"))
+		got, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4o", "Hi"))
 		require.NoError(t, err, "the next call hung again")
 		assert.Equal(t, "after the hang", got.Choices[0].Message.Content)
 		assert.Zero(t, sess.Pending())
@@ -128,10 +129,10 @@ func TestSynctestPacedReply(t *testing.T) {
 		sess := srv.NewSession(t)
 		const ttft, tokensPerSecond = 3 * time.Second, 2.0
 		sess.Chat("slow").Reply(scenario.Text("one two three four").Paced(ttft, tokensPerSecond))
-		client := clientFor(sess, "k")
+		client := e2e.ClientFor(sess, "k")
 
 		start := time.Now()
-		s := client.Chat.Completions.NewStreaming(t.Context(), userTurn("gpt-4o", "Hi"))
+		s := client.Chat.Completions.NewStreaming(t.Context(), e2e.UserTurn("gpt-4o", "Hi"))
 		defer s.Close()
 		var arrivals []time.Time
 		var text string

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
 	"github.com/llmtestserver/llmtestserver/session"
@@ -48,7 +49,7 @@ func TestSynctestRetryAfterWithOpenAIGo(t *testing.T) {
 			option.WithHTTPClient(sess.HTTPClient()))
 
 		start := time.Now()
-		resp, err := client.Chat.Completions.New(t.Context(), userTurn("gpt-4.1-mini", "Hi"))
+		resp, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4.1-mini", "Hi"))
 		require.NoError(t, err)
 		assert.Equal(t, "answered after the wait", resp.Choices[0].Message.Content)
 		assert.GreaterOrEqual(t, time.Since(start), 20*time.Second, "virtual time waited")
@@ -70,9 +71,9 @@ func TestSynctestDelayedReply(t *testing.T) {
 	inBubble(t, func(t *testing.T, srv *llmtest.Server) {
 		sess := srv.NewSession(t)
 		sess.Chat("slow").RespondsAfter(30*time.Second, "at last")
-		client := clientFor(sess, "k")
+		client := e2e.ClientFor(sess, "k")
 		start := time.Now()
-		resp, err := client.Chat.Completions.New(t.Context(), userTurn("gpt-4.1-mini", "Hi"))
+		resp, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4.1-mini", "Hi"))
 		require.NoError(t, err)
 		assert.Equal(t, "at last", resp.Choices[0].Message.Content)
 		assert.GreaterOrEqual(t, time.Since(start), 30*time.Second, "virtual time")
@@ -92,7 +93,7 @@ func TestSynctestClientTimeout(t *testing.T) {
 			option.WithHTTPClient(impatient), option.WithMaxRetries(0))
 
 		start := time.Now()
-		_, err := client.Chat.Completions.New(t.Context(), userTurn("gpt-4.1-mini", "Hi"))
+		_, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4.1-mini", "Hi"))
 		var timeout interface{ Timeout() bool }
 		require.True(t, errors.As(err, &timeout) && timeout.Timeout(), "error %v is no timeout", err)
 		elapsed := time.Since(start)
@@ -112,11 +113,11 @@ func TestSynctestClientTimeout(t *testing.T) {
 func TestServerClientReachesTheAdminAPI(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	c := createOverHTTP(t, srv, "{}")
+	c := e2e.CreateOverHTTP(t, srv, "{}")
 	assert.NotEmpty(t, c.ID)
 	sess := srv.NewSession(t, session.RequireAPIKey("k"))
-	r := call(t, srv.Client(), http.MethodGet, srv.URL()+"/admin-api/journal", "", join(selectorOf(sess), bearer("k"))...)
-	assert.Equal(t, http.StatusOK, r.status)
+	r := e2e.Call(t, srv.Client(), http.MethodGet, srv.URL()+"/admin-api/journal", "", e2e.Join(e2e.SelectorOf(sess), e2e.Bearer("k"))...)
+	assert.Equal(t, http.StatusOK, r.Status)
 }
 
 // scenario.RateLimitedFor says the wait in retry-after-ms too, which
@@ -131,7 +132,7 @@ func TestSynctestRateLimitedForWithOpenAIGo(t *testing.T) {
 			option.WithHTTPClient(sess.HTTPClient()))
 
 		start := time.Now()
-		resp, err := client.Chat.Completions.New(t.Context(), userTurn("gpt-4.1-mini", "Hi"))
+		resp, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4.1-mini", "Hi"))
 		require.NoError(t, err)
 		assert.Equal(t, "answered after the wait", resp.Choices[0].Message.Content)
 		waited := time.Since(start)

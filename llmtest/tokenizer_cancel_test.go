@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
 	"github.com/llmtestserver/llmtestserver/session"
@@ -63,7 +64,7 @@ func slowEmbeddings(ctx context.Context, client openai.Client) error {
 }
 
 func slowChat(ctx context.Context, client openai.Client) error {
-	_, err := client.Chat.Completions.New(ctx, userTurn("gpt-4o-mini", slowToCount()))
+	_, err := client.Chat.Completions.New(ctx, e2e.UserTurn("gpt-4o-mini", slowToCount()))
 	return err
 }
 

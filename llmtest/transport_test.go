@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/session"
 	"github.com/openai/openai-go/v3"
@@ -141,7 +142,7 @@ func TestWrappedClientWithOpenAIGo(t *testing.T) {
 	own := &http.Client{Transport: callerTransport(t, srv)}
 	client := openai.NewClient(option.WithBaseURL(sess.BaseURL()), option.WithAPIKey("k"),
 		option.WithHTTPClient(sess.WrapClient(own)))
-	resp, err := client.Chat.Completions.New(context.Background(), userTurn("gpt-4.1-mini", "Hi"))
+	resp, err := client.Chat.Completions.New(context.Background(), e2e.UserTurn("gpt-4.1-mini", "Hi"))
 	if err != nil || resp.Choices[0].Message.Content != "wrapped" {
 		t.Fatalf("%v %+v", err, resp)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/llmtestserver/llmtestserver/clock"
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/session"
 )
@@ -37,7 +38,7 @@ func TestWorkingSetOrderedByLastAccess(t *testing.T) {
 	}
 	hello := func(s *session.Session) {
 		t.Helper()
-		require.Equal(t, "ok", chatAnswer(t.Context(), clientFor(s, "k"), "hello"))
+		require.Equal(t, "ok", chatAnswer(t.Context(), e2e.ClientFor(s, "k"), "hello"))
 	}
 	clk.Advance(time.Minute)
 	hello(b)
@@ -63,7 +64,7 @@ func TestWorkingSetOrderedByLastAccess(t *testing.T) {
 
 	// An admin call on a session uses it too; a Go call on its handle does
 	// not.
-	call(t, srv.Client(), http.MethodGet, srv.URL()+"/admin-api/journal", "", selectorOf(c)...)
+	e2e.Call(t, srv.Client(), http.MethodGet, srv.URL()+"/admin-api/journal", "", e2e.SelectorOf(c)...)
 	c.Journal().Len()
 	b.Chat("more").Responds("more")
 	b.Pending()
@@ -88,23 +89,23 @@ func TestAdminSessionsListing(t *testing.T) {
 	start := time.Date(2026, 5, 20, 1, 0, 0, 0, time.UTC)
 	clk := clock.NewFake(start)
 	srv := llmtest.NewServer(t, llmtest.WithClock(clk))
-	overHTTP := createOverHTTP(t, srv, "{}")
+	overHTTP := e2e.CreateOverHTTP(t, srv, "{}")
 	clk.Advance(time.Second)
 	sess := srv.NewSession(t)
 	sess.Chat("any").Responds("ok").Then("more")
-	require.Equal(t, "ok", chatAnswer(t.Context(), clientFor(sess, "k"), "hello"))
+	require.Equal(t, "ok", chatAnswer(t.Context(), e2e.ClientFor(sess, "k"), "hello"))
 
-	r := call(t, srv.Client(), http.MethodGet, srv.URL()+"/admin-api/sessions", "", bearer(srv.ManagementKey())...)
-	require.Equal(t, http.StatusOK, r.status, "body %s", r.body)
-	require.Equal(t, "application/json", r.header.Get("Content-Type"))
+	r := e2e.Call(t, srv.Client(), http.MethodGet, srv.URL()+"/admin-api/sessions", "", e2e.Bearer(srv.ManagementKey())...)
+	require.Equal(t, http.StatusOK, r.Status, "body %s", r.Body)
+	require.Equal(t, "application/json", r.Header.Get("Content-Type"))
 	for _, key := range []string{sess.Key(), overHTTP.Key, srv.ManagementKey()} {
-		require.NotContains(t, string(r.body), key, "the listing shows a key")
+		require.NotContains(t, string(r.Body), key, "the listing shows a key")
 	}
 	var list struct {
 		Object string           `json:"object"`
 		Data   []map[string]any `json:"data"`
 	}
-	require.NoError(t, json.Unmarshal(r.body, &list))
+	require.NoError(t, json.Unmarshal(r.Body, &list))
 	require.Equal(t, "list", list.Object)
 	require.Len(t, list.Data, 2)
 	for _, row := range list.Data {
@@ -129,20 +130,20 @@ func TestAdminSessionsListing(t *testing.T) {
 	// Refused as creation is: no key, a wrong key, session headers.
 	for name, headers := range map[string][]string{
 		"no key":          nil,
-		"wrong key":       bearer("llmtest-not-the-management-key"),
-		"session headers": join(bearer(srv.ManagementKey()), selectorOf(sess)),
+		"wrong key":       e2e.Bearer("llmtest-not-the-management-key"),
+		"session headers": e2e.Join(e2e.Bearer(srv.ManagementKey()), e2e.SelectorOf(sess)),
 	} {
-		get := call(t, srv.Client(), http.MethodGet, srv.URL()+"/admin-api/sessions", "", headers...)
-		post := call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/sessions", "{}", headers...)
-		assert.NotEqual(t, http.StatusOK, get.status, name)
-		assert.Equal(t, post.status, get.status, name)
-		assert.JSONEq(t, string(post.body), string(get.body), name)
-		assert.False(t, strings.Contains(string(get.body), sess.ID()), "%s: the refusal lists sessions", name)
+		get := e2e.Call(t, srv.Client(), http.MethodGet, srv.URL()+"/admin-api/sessions", "", headers...)
+		post := e2e.Call(t, srv.Client(), http.MethodPost, srv.URL()+"/admin-api/sessions", "{}", headers...)
+		assert.NotEqual(t, http.StatusOK, get.Status, name)
+		assert.Equal(t, post.Status, get.Status, name)
+		assert.JSONEq(t, string(post.Body), string(get.Body), name)
+		assert.False(t, strings.Contains(string(get.Body), sess.ID()), "%s: the refusal lists sessions", name)
 	}
 	require.Equal(t, 2, srv.Manager().Len(), "the refused creations admitted nothing")
 
 	// Other methods are refused with the ones the path serves.
-	r = call(t, srv.Client(), http.MethodPut, srv.URL()+"/admin-api/sessions", "{}", bearer(srv.ManagementKey())...)
-	r.wantError(t, http.StatusMethodNotAllowed, "method_not_allowed")
-	assert.Equal(t, "GET, POST", r.header.Get("Allow"))
+	r = e2e.Call(t, srv.Client(), http.MethodPut, srv.URL()+"/admin-api/sessions", "{}", e2e.Bearer(srv.ManagementKey())...)
+	r.WantError(t, http.StatusMethodNotAllowed, "method_not_allowed")
+	assert.Equal(t, "GET, POST", r.Header.Get("Allow"))
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
 	"github.com/llmtestserver/llmtestserver/session"
@@ -65,22 +66,6 @@ func forEachSend(t *testing.T, f func(t *testing.T, sess *session.Session, call 
 	}
 }
 
-// lastFault is the status and fault of the session's newest entry.
-func lastFault(t *testing.T, sess *session.Session) (int, string) {
-	t.Helper()
-	e, ok := sess.Journal().Last()
-	require.True(t, ok)
-	return e.Status, e.Fault
-}
-
-// thenWhole checks that the faulted reply was used up.
-func thenWhole(t *testing.T, call func(context.Context) (string, error)) {
-	t.Helper()
-	text, err := call(context.Background())
-	require.NoError(t, err)
-	assert.Equal(t, "whole", text)
-}
-
 // A cut stream or body reads as an unexpected EOF.
 func TestAnthropicCut(t *testing.T) {
 	forEachSend(t, func(t *testing.T, sess *session.Session, call func(context.Context) (string, error), stream bool) {
@@ -92,10 +77,10 @@ func TestAnthropicCut(t *testing.T) {
 			// truncated JSON.
 			assert.Contains(t, err.Error(), "reading response body")
 		}
-		status, fault := lastFault(t, sess)
+		status, fault := e2e.LastFault(t, sess)
 		assert.Equal(t, 200, status)
 		assert.Equal(t, "cut", fault)
-		thenWhole(t, call)
+		e2e.ThenWhole(t, call)
 	})
 }
 
@@ -109,10 +94,10 @@ func TestAnthropicMalformed(t *testing.T) {
 			_, err := call(context.Background())
 			var syntax *json.SyntaxError
 			require.ErrorAs(t, err, &syntax)
-			_, fault := lastFault(t, sess)
+			_, fault := e2e.LastFault(t, sess)
 			assert.Equal(t, "malformed", fault)
 		}
-		thenWhole(t, call)
+		e2e.ThenWhole(t, call)
 	})
 }
 
@@ -126,7 +111,7 @@ func TestAnthropicErrorAfterEvents(t *testing.T) {
 		apiErr := apiError(t, err)
 		assert.Equal(t, anthropic.ErrorTypeAPIError, apiErr.Type())
 		assert.Contains(t, apiErr.Message, "Broke mid-way.")
-		status, fault := lastFault(t, sess)
+		status, fault := e2e.LastFault(t, sess)
 		if stream {
 			assert.True(t, text != "" && strings.HasPrefix(whole, text) && text != whole, "partial text %q", text)
 			assert.Equal(t, 200, status)
@@ -135,7 +120,7 @@ func TestAnthropicErrorAfterEvents(t *testing.T) {
 			assert.Equal(t, 500, apiErr.StatusCode)
 			assert.Equal(t, "http_error", fault)
 		}
-		thenWhole(t, call)
+		e2e.ThenWhole(t, call)
 	})
 }
 
@@ -147,10 +132,10 @@ func TestAnthropicDrop(t *testing.T) {
 		require.ErrorIs(t, err, io.EOF)
 		var apiErr *anthropic.Error
 		assert.False(t, errors.As(err, &apiErr))
-		status, fault := lastFault(t, sess)
+		status, fault := e2e.LastFault(t, sess)
 		assert.Equal(t, 0, status)
 		assert.Equal(t, "drop", fault)
-		thenWhole(t, call)
+		e2e.ThenWhole(t, call)
 	})
 }
 
@@ -158,15 +143,15 @@ func TestAnthropicDrop(t *testing.T) {
 func TestAnthropicHang(t *testing.T) {
 	forEachSend(t, func(t *testing.T, sess *session.Session, call func(context.Context) (string, error), stream bool) {
 		sess.Chat("hang").Hangs().Responds("whole")
-		ctx, cancel := giveUpOnceTaken(sess)
+		ctx, cancel := e2e.GiveUpOnceTaken(sess)
 		defer cancel()
 		_, err := call(ctx)
 		require.ErrorIs(t, err, context.Canceled)
 		require.Eventually(t, func() bool { return sess.Journal().Len() == 1 }, 10*time.Second, time.Millisecond)
-		status, fault := lastFault(t, sess)
+		status, fault := e2e.LastFault(t, sess)
 		assert.Equal(t, 499, status)
 		assert.Equal(t, "hang", fault)
-		thenWhole(t, call)
+		e2e.ThenWhole(t, call)
 	})
 }
 
@@ -184,20 +169,4 @@ func TestAnthropicRetriesDroppedConnections(t *testing.T) {
 	require.Len(t, entries, 3)
 	assert.Equal(t, []string{"drop", "drop", ""}, []string{entries[0].Fault, entries[1].Fault, entries[2].Fault})
 	assert.Equal(t, map[string]int{"drop": 2}, sess.Assertions().Faults)
-}
-
-// giveUpOnceTaken returns a context that a client gives up on as soon as
-// its request has taken the session's first reply (the hang): a timeout
-// alone could run out before, under load, while the request is still
-// checked, and then the hang would be left for the next request.
-func giveUpOnceTaken(sess *session.Session) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithCancel(context.Background())
-	want := sess.Pending() - 1
-	go func() {
-		for sess.Pending() > want && ctx.Err() == nil {
-			time.Sleep(time.Millisecond)
-		}
-		cancel()
-	}()
-	return ctx, cancel
 }

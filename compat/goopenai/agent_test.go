@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/journal"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
@@ -182,7 +183,7 @@ func TestToolCallingAgentLoop(t *testing.T) {
 // received with their call IDs and function names, turns and conversation.
 func checkAgentJournal(t *testing.T, sess *session.Session, turns []modelTurn, stream bool) {
 	t.Helper()
-	entries := journalOf(t, sess, len(turns))
+	entries := e2e.JournalOf(t, sess, len(turns))
 	if len(entries) != len(turns) {
 		t.Fatalf("journal holds %d entries, want %d:\n%s", len(entries), len(turns), llmtest.Transcript(sess))
 	}
@@ -416,13 +417,4 @@ func goOpenAIAgent(sess *session.Session, stream bool) completeFunc {
 		turn.content = content.String()
 		return turn, nil
 	}
-}
-
-// journalOf returns the session's journal once it holds n entries. A
-// streamed request is journaled after its last event is written, so a
-// client that stops reading at [DONE] can get ahead of its entry.
-func journalOf(t *testing.T, sess *session.Session, n int) []journal.Entry {
-	t.Helper()
-	eventually(t, fmt.Sprintf("the journal holds %d entries", n), func() bool { return sess.Journal().Len() >= n })
-	return sess.Journal().Entries()
 }

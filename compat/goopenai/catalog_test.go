@@ -11,6 +11,7 @@ import (
 
 	"github.com/openai/openai-go/v3"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	catalog "github.com/llmtestserver/llmtestserver/internal/openai"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/session"
@@ -26,18 +27,18 @@ type catWant struct {
 // see: the envelope, integer created values and no cursor fields.
 func catRawModels(t *testing.T, sess *session.Session) []catWant {
 	t.Helper()
-	r := call(t, sess.HTTPClient(), http.MethodGet, sess.BaseURL()+"/models", "", selectorOf(sess)...)
-	if r.status != http.StatusOK || r.header.Get("Content-Type") != "application/json" {
-		t.Fatalf("GET /v1/models: %d %s %s", r.status, r.header.Get("Content-Type"), r.body)
+	r := e2e.Call(t, sess.HTTPClient(), http.MethodGet, sess.BaseURL()+"/models", "", e2e.SelectorOf(sess)...)
+	if r.Status != http.StatusOK || r.Header.Get("Content-Type") != "application/json" {
+		t.Fatalf("GET /v1/models: %d %s %s", r.Status, r.Header.Get("Content-Type"), r.Body)
 	}
 	var list struct {
 		Object string                       `json:"object"`
 		Data   []map[string]json.RawMessage `json:"data"`
 	}
-	dec := json.NewDecoder(bytes.NewReader(r.body))
+	dec := json.NewDecoder(bytes.NewReader(r.Body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&list); err != nil || list.Object != "list" {
-		t.Fatalf("GET /v1/models body %s: %v; want exactly {object:list, data}", r.body, err)
+		t.Fatalf("GET /v1/models body %s: %v; want exactly {object:list, data}", r.Body, err)
 	}
 	var out []catWant
 	for _, m := range list.Data {
@@ -87,7 +88,7 @@ func TestCatalogListsEveryModel(t *testing.T) {
 		t.Errorf("GET /v1/models = %+v\nwant %+v", got, want)
 	}
 
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	page, err := client.Models.List(t.Context())
 	if err != nil {
 		t.Fatal(err)
@@ -128,7 +129,7 @@ func TestCatalogModelByID(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	goClient := rsGoClient(sess)
 	for _, tc := range []struct {
 		id   string
@@ -163,16 +164,16 @@ func TestCatalogModelByID(t *testing.T) {
 
 	const unknown = "gpt-7-ultra"
 	_, err := client.Models.Get(t.Context(), unknown)
-	apiErr := rsWantError(t, "openai-go Models.Get of an unknown model", err, http.StatusNotFound, "model_not_found", "")
+	apiErr := e2e.WantInvalidRequest(t, "openai-go Models.Get of an unknown model", err, http.StatusNotFound, "model_not_found", "")
 	if !strings.HasPrefix(apiErr.Message, "The model `"+unknown+"` does not exist or you do not have access to it. Nearest in this server's catalog: ") ||
 		!strings.HasSuffix(apiErr.Message, fmt.Sprintf(" (GET /v1/models lists all %d).", len(catalog.CatalogIDs()))) {
 		t.Errorf("message %q", apiErr.Message)
 	}
 	_, err = goClient.GetModel(t.Context(), unknown)
 	rsWantGoError(t, "go-openai GetModel of an unknown model", err, http.StatusNotFound, "model_not_found", "")
-	r := call(t, sess.HTTPClient(), http.MethodDelete, sess.BaseURL()+"/models/gpt-4o", "", selectorOf(sess)...)
-	if r.status != http.StatusMethodNotAllowed {
-		t.Errorf("DELETE /v1/models/gpt-4o: %d %s, want 405", r.status, r.body)
+	r := e2e.Call(t, sess.HTTPClient(), http.MethodDelete, sess.BaseURL()+"/models/gpt-4o", "", e2e.SelectorOf(sess)...)
+	if r.Status != http.StatusMethodNotAllowed {
+		t.Errorf("DELETE /v1/models/gpt-4o: %d %s, want 405", r.Status, r.Body)
 	}
 }
 
@@ -196,17 +197,17 @@ func TestCatalogSessionModels(t *testing.T) {
 	if err != nil || len(goList.Models) != 3 || goList.Models[2].ID != want[2].ID {
 		t.Errorf("go-openai ListModels: %v, %+v", err, goList.Models)
 	}
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	if m, err := client.Models.Get(t.Context(), want[2].ID); err != nil || m.OwnedBy != "organization-owner" {
 		t.Errorf("Models.Get of the session's fine-tune: %v, %+v", err, m)
 	}
 	for _, id := range []string{"gpt-4.1-mini", "text-embedding-3-large", "sora-2"} {
 		_, err := client.Models.Get(t.Context(), id)
-		rsWantError(t, "Models.Get("+id+") outside the session's models", err, http.StatusNotFound, "model_not_found", "")
+		e2e.WantInvalidRequest(t, "Models.Get("+id+") outside the session's models", err, http.StatusNotFound, "model_not_found", "")
 	}
 	// The session's models are the ones its endpoints serve.
-	_, err = client.Chat.Completions.New(t.Context(), userTurn("gpt-4.1-mini", "Hi"))
-	rsWantError(t, "chat with a model outside the session's", err, http.StatusNotFound, "model_not_found", "")
+	_, err = client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4.1-mini", "Hi"))
+	e2e.WantInvalidRequest(t, "chat with a model outside the session's", err, http.StatusNotFound, "model_not_found", "")
 	if _, err := client.Embeddings.New(t.Context(), openai.EmbeddingNewParams{Model: "text-embedding-3-small",
 		Input: openai.EmbeddingNewParamsInputUnion{OfString: openai.String("Hi")}}); err != nil {
 		t.Errorf("embeddings with the session's model: %v", err)

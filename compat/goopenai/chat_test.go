@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/session"
 	"github.com/openai/openai-go/v3"
@@ -21,9 +22,9 @@ func TestStreamingThroughTheSessionTransport(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t, session.RequireAPIKey("provider-key"))
 	sess.Chat("stream").Responds(longReply).Responds(longReply)
-	client := clientFor(sess, "provider-key")
+	client := e2e.ClientFor(sess, "provider-key")
 
-	params := userTurn("gpt-4.1-mini", "Tell me")
+	params := e2e.UserTurn("gpt-4.1-mini", "Tell me")
 	params.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
 	stream := client.Chat.Completions.NewStreaming(context.Background(), params)
 	var acc openai.ChatCompletionAccumulator

@@ -1,18 +1,13 @@
 package goopenai_test
 
 import (
-	"errors"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/session"
 	"github.com/openai/openai-go/v3"
 	goopenai "github.com/sashabaranov/go-openai"
-)
-
-const (
-	convModel  = "gpt-4.1-mini"
-	convSystem = "You are a terse planning assistant."
 )
 
 // Without the conversation header, a conversation is identified by its
@@ -21,35 +16,35 @@ const (
 func TestConversationDerivedFromTheOpening(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	sess := srv.NewSession(t, session.OnlyModels(convModel))
+	sess := srv.NewSession(t, session.OnlyModels(e2e.ConversationModel))
 	sess.Chat("any").Responds("ok").Repeat()
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	ctx := t.Context()
-	opening := []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(convSystem), openai.UserMessage("Plan a trip to Lyon.")}
+	opening := []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(e2e.ConversationSystem), openai.UserMessage("Plan a trip to Lyon.")}
 	send := func(msgs ...openai.ChatCompletionMessageParamUnion) {
 		t.Helper()
-		if _, err := client.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{Model: convModel, Messages: msgs}); err != nil {
+		if _, err := client.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{Model: e2e.ConversationModel, Messages: msgs}); err != nil {
 			t.Fatal(err)
 		}
 	}
 
-	send(opening...)                                                                           // 1: opening
-	send(append(opening, openai.AssistantMessage("ok"), openai.UserMessage("By train?"))...)   // 2: turn 2
-	send(opening...)                                                                           // 3: restart
-	send(openai.SystemMessage("You are a chef."), openai.UserMessage("Plan a trip to Lyon."))  // 4: other opening
-	send(openai.SystemMessage(convSystem), openai.UserMessage("Plan a trip to Lyon, please.")) // 5: other opening
-	send(append(opening, openai.AssistantMessage("ok"), openai.UserMessage("By bike?"))...)    // 6: generation 2 goes on
-	send(append(opening, openai.AssistantMessage("ok"), openai.UserMessage("By bike?"))...)    // 7: exact retry
+	send(opening...)                                                                                       // 1: opening
+	send(append(opening, openai.AssistantMessage("ok"), openai.UserMessage("By train?"))...)               // 2: turn 2
+	send(opening...)                                                                                       // 3: restart
+	send(openai.SystemMessage("You are a chef."), openai.UserMessage("Plan a trip to Lyon."))              // 4: other opening
+	send(openai.SystemMessage(e2e.ConversationSystem), openai.UserMessage("Plan a trip to Lyon, please.")) // 5: other opening
+	send(append(opening, openai.AssistantMessage("ok"), openai.UserMessage("By bike?"))...)                // 6: generation 2 goes on
+	send(append(opening, openai.AssistantMessage("ok"), openai.UserMessage("By bike?"))...)                // 7: exact retry
 	goClient := goOpenAIClient(sess)
-	if _, err := goClient.CreateChatCompletion(ctx, goopenai.ChatCompletionRequest{Model: convModel, Messages: []goopenai.ChatCompletionMessage{
-		{Role: "system", Content: convSystem}, {Role: "user", Content: "Plan a trip to Lyon."},
+	if _, err := goClient.CreateChatCompletion(ctx, goopenai.ChatCompletionRequest{Model: e2e.ConversationModel, Messages: []goopenai.ChatCompletionMessage{
+		{Role: "system", Content: e2e.ConversationSystem}, {Role: "user", Content: "Plan a trip to Lyon."},
 		{Role: "assistant", Content: "ok"}, {Role: "user", Content: "By bike?"},
 		{Role: "assistant", Content: "ok"}, {Role: "user", Content: "Tomorrow?"},
 	}}); err != nil { // 8: the same conversation from go-openai
 		t.Fatal(err)
 	}
 
-	entries := journalOf(t, sess, 8)
+	entries := e2e.JournalOf(t, sess, 8)
 	if len(entries) != 8 {
 		t.Fatalf("journal holds %d entries, want 8", len(entries))
 	}
@@ -81,15 +76,4 @@ func goOpenAIClient(sess *session.Session) *goopenai.Client {
 	cfg.BaseURL = sess.BaseURL()
 	cfg.HTTPClient = sess.HTTPClient()
 	return goopenai.NewClientWithConfig(cfg)
-}
-
-// asOpenAIError returns err as openai-go's API error, failing the test if it
-// is not one.
-func asOpenAIError(t *testing.T, err error) *openai.Error {
-	t.Helper()
-	var apiErr *openai.Error
-	if !errors.As(err, &apiErr) {
-		t.Fatalf("err = %v (%T), want *openai.Error", err, err)
-	}
-	return apiErr
 }

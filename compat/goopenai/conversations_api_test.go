@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/openai/openai-go/v3/conversations"
 	"github.com/openai/openai-go/v3/responses"
@@ -21,7 +22,7 @@ func TestGoOpenAIResponseWithConversation(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("any").Responds("Hello, Ada.").Times(2)
-	client, goClient := clientFor(sess, "k"), rsGoClient(sess)
+	client, goClient := e2e.ClientFor(sess, "k"), rsGoClient(sess)
 	ctx := t.Context()
 
 	conv, err := client.Conversations.New(ctx, conversations.ConversationNewParams{
@@ -29,7 +30,7 @@ func TestGoOpenAIResponseWithConversation(t *testing.T) {
 			responses.ResponseInputItemParamOfMessage("My name is Ada.", responses.EasyInputMessageRoleUser)}})
 	require.NoError(t, err)
 	for _, ref := range []any{conv.ID, map[string]string{"id": conv.ID}} {
-		resp, err := goClient.CreateResponse(ctx, goopenai.CreateResponseRequest{Model: rsModel, Input: "Hi", Conversation: ref})
+		resp, err := goClient.CreateResponse(ctx, goopenai.CreateResponseRequest{Model: e2e.ResponsesModel, Input: "Hi", Conversation: ref})
 		require.NoError(t, err)
 		assert.Equal(t, "Hello, Ada.", resp.GetOutputText())
 		require.NotNil(t, resp.Conversation)
@@ -40,7 +41,7 @@ func TestGoOpenAIResponseWithConversation(t *testing.T) {
 	require.Len(t, items.Data, 5)
 	assert.Equal(t, "Hello, Ada.", items.Data[4].AsMessage().Content[0].Text)
 
-	_, err = goClient.CreateResponse(ctx, goopenai.CreateResponseRequest{Model: rsModel, Input: "Hi", Conversation: "conv_x"})
+	_, err = goClient.CreateResponse(ctx, goopenai.CreateResponseRequest{Model: e2e.ResponsesModel, Input: "Hi", Conversation: "conv_x"})
 	apiErr := rsWantGoError(t, "an unknown conversation", err, http.StatusNotFound, "", "")
 	assert.Equal(t, "Conversation with id 'conv_x' not found.", apiErr.Message)
 }

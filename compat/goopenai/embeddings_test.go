@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
 	"github.com/llmtestserver/llmtestserver/session"
@@ -15,10 +16,6 @@ import (
 	goopenai "github.com/sashabaranov/go-openai"
 	"github.com/tiktoken-go/tokenizer"
 )
-
-// embModel is the embedding model the tests use: 1536 dimensions natively,
-// cl100k_base tokens.
-const embModel = "text-embedding-3-small"
 
 // embTexts are inputs with ASCII, accents and emoji.
 var embTexts = []string{"The quick brown fox", "jumps over the lazy dog.", "café 🎉 naïve"}
@@ -35,7 +32,7 @@ type embVectors struct {
 func embOpenAIGo(t *testing.T, client openai.Client, input openai.EmbeddingNewParamsInputUnion,
 	format openai.EmbeddingNewParamsEncodingFormat, dims int64) embVectors {
 	t.Helper()
-	params := openai.EmbeddingNewParams{Model: embModel, Input: input, EncodingFormat: format}
+	params := openai.EmbeddingNewParams{Model: e2e.EmbeddingModel, Input: input, EncodingFormat: format}
 	if dims > 0 {
 		params.Dimensions = openai.Int(dims)
 	}
@@ -43,7 +40,7 @@ func embOpenAIGo(t *testing.T, client openai.Client, input openai.EmbeddingNewPa
 	if err != nil {
 		t.Fatalf("openai-go embeddings (%s): %v", format, err)
 	}
-	if resp.Model != embModel || resp.Object != "list" {
+	if resp.Model != e2e.EmbeddingModel || resp.Object != "list" {
 		t.Errorf("openai-go embeddings: model %q object %q", resp.Model, resp.Object)
 	}
 	out := embVectors{promptTokens: resp.Usage.PromptTokens, totalTokens: resp.Usage.TotalTokens}
@@ -71,7 +68,7 @@ func embGoOpenAI(t *testing.T, client *goopenai.Client, req goopenai.EmbeddingRe
 	if err != nil {
 		t.Fatalf("go-openai embeddings %T: %v", req, err)
 	}
-	if string(resp.Model) != embModel || resp.Usage.CompletionTokens != 0 {
+	if string(resp.Model) != e2e.EmbeddingModel || resp.Usage.CompletionTokens != 0 {
 		t.Errorf("go-openai embeddings: model %q usage %+v", resp.Model, resp.Usage)
 	}
 	out := embVectors{promptTokens: int64(resp.Usage.PromptTokens), totalTokens: int64(resp.Usage.TotalTokens)}
@@ -120,7 +117,7 @@ func TestEmbeddingsAreDeterministicAcrossSDKsAndEncodings(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	goClient := rsGoClient(sess)
 	codec, err := tokenizer.Get(tokenizer.Cl100kBase)
 	if err != nil {
@@ -170,14 +167,14 @@ func TestEmbeddingsAreDeterministicAcrossSDKsAndEncodings(t *testing.T) {
 		"openai-go string base64":      embOpenAIGo(t, client, oneOf(0), b64, 0),
 		"openai-go strings float":      embOpenAIGo(t, client, all, float, 0),
 		"openai-go strings base64":     embOpenAIGo(t, client, all, b64, 0),
-		"go-openai string float": embGoOpenAI(t, goClient, goopenai.EmbeddingRequest{Model: embModel, Input: embTexts[0],
+		"go-openai string float": embGoOpenAI(t, goClient, goopenai.EmbeddingRequest{Model: e2e.EmbeddingModel, Input: embTexts[0],
 			EncodingFormat: goopenai.EmbeddingEncodingFormatFloat}),
-		"go-openai string base64": embGoOpenAI(t, goClient, goopenai.EmbeddingRequest{Model: embModel, Input: embTexts[0],
+		"go-openai string base64": embGoOpenAI(t, goClient, goopenai.EmbeddingRequest{Model: e2e.EmbeddingModel, Input: embTexts[0],
 			EncodingFormat: goopenai.EmbeddingEncodingFormatBase64}),
-		"go-openai strings default": embGoOpenAI(t, goClient, goopenai.EmbeddingRequestStrings{Model: embModel, Input: embTexts}),
-		"go-openai strings base64": embGoOpenAI(t, goClient, goopenai.EmbeddingRequestStrings{Model: embModel, Input: embTexts,
+		"go-openai strings default": embGoOpenAI(t, goClient, goopenai.EmbeddingRequestStrings{Model: e2e.EmbeddingModel, Input: embTexts}),
+		"go-openai strings base64": embGoOpenAI(t, goClient, goopenai.EmbeddingRequestStrings{Model: e2e.EmbeddingModel, Input: embTexts,
 			EncodingFormat: goopenai.EmbeddingEncodingFormatBase64}),
-		"go-openai []string in EmbeddingRequest": embGoOpenAI(t, goClient, goopenai.EmbeddingRequest{Model: embModel, Input: embTexts,
+		"go-openai []string in EmbeddingRequest": embGoOpenAI(t, goClient, goopenai.EmbeddingRequest{Model: e2e.EmbeddingModel, Input: embTexts,
 			EncodingFormat: goopenai.EmbeddingEncodingFormatFloat}),
 	}
 	for name, got := range answers {
@@ -199,7 +196,7 @@ func TestEmbeddingsAreDeterministicAcrossSDKsAndEncodings(t *testing.T) {
 		}
 	}
 	for _, e := range sess.Journal().Entries() {
-		if e.Path != "/v1/embeddings" || e.Status != http.StatusOK || e.Model != embModel || e.Scenario != "" {
+		if e.Path != "/v1/embeddings" || e.Status != http.StatusOK || e.Model != e2e.EmbeddingModel || e.Scenario != "" {
 			t.Errorf("journal entry %+v, want a 200 embeddings call answered without a scenario", e)
 		}
 	}
@@ -211,7 +208,7 @@ func TestEmbeddingsDimensions(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	goClient := rsGoClient(sess)
 	text := openai.EmbeddingNewParamsInputUnion{OfString: openai.String(embTexts[1])}
 	full := embOpenAIGo(t, client, text, openai.EmbeddingNewParamsEncodingFormatFloat, 0).vectors[0]
@@ -230,7 +227,7 @@ func TestEmbeddingsDimensions(t *testing.T) {
 				t.Fatalf("dimensions %d: component %d = %v, want the normalized prefix's %v", dims, i, x, want)
 			}
 		}
-		goGot := embGoOpenAI(t, goClient, goopenai.EmbeddingRequest{Model: embModel, Input: embTexts[1], Dimensions: dims,
+		goGot := embGoOpenAI(t, goClient, goopenai.EmbeddingRequest{Model: e2e.EmbeddingModel, Input: embTexts[1], Dimensions: dims,
 			EncodingFormat: goopenai.EmbeddingEncodingFormatFloat}).vectors[0]
 		if !embSameBits(goGot, got) {
 			t.Errorf("dimensions %d: go-openai's float vector differs from openai-go's base64 one", dims)
@@ -254,12 +251,12 @@ func TestEmbeddingsScriptedVectorsWinForTheFirstInput(t *testing.T) {
 	sess.Chat("chat-only").Responds("not a vector").Repeat()
 	fixed := []float32{0.6, 0.8, 0}
 	sess.Embeddings("fixed").Reply(scenario.Vectors(fixed)).Reply(scenario.Vectors(fixed))
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	goClient := rsGoClient(sess)
 	inputs := openai.EmbeddingNewParamsInputUnion{OfArrayOfStrings: []string{"first", "second"}}
 
 	scripted := embOpenAIGo(t, client, inputs, openai.EmbeddingNewParamsEncodingFormatFloat, 3)
-	goScripted := embGoOpenAI(t, goClient, goopenai.EmbeddingRequestStrings{Model: embModel, Input: []string{"first", "second"},
+	goScripted := embGoOpenAI(t, goClient, goopenai.EmbeddingRequestStrings{Model: e2e.EmbeddingModel, Input: []string{"first", "second"},
 		Dimensions: 3, EncodingFormat: goopenai.EmbeddingEncodingFormatBase64})
 	computed := embOpenAIGo(t, client, inputs, openai.EmbeddingNewParamsEncodingFormatFloat, 3)
 
@@ -298,14 +295,14 @@ func TestEmbeddingsUnknownModel(t *testing.T) {
 		served string // how the message goes on, naming what is served
 	}{
 		{"outside the catalog", nil, "text-embedding-9", " Nearest in this server's catalog: text-embedding-3-small, text-embedding-3-large, "},
-		{"not served by the session", []session.Option{session.OnlyModels(embModel, "gpt-4.1-mini")}, "text-embedding-3-large",
-			" This session serves only: " + embModel + ", gpt-4.1-mini."},
+		{"not served by the session", []session.Option{session.OnlyModels(e2e.EmbeddingModel, "gpt-4.1-mini")}, "text-embedding-3-large",
+			" This session serves only: " + e2e.EmbeddingModel + ", gpt-4.1-mini."},
 	} {
 		sess := srv.NewSession(t, tc.opts...)
-		client := clientFor(sess, "k")
+		client := e2e.ClientFor(sess, "k")
 		_, err := client.Embeddings.New(t.Context(), openai.EmbeddingNewParams{Model: tc.model,
 			Input: openai.EmbeddingNewParamsInputUnion{OfString: openai.String("hi")}})
-		apiErr := rsWantError(t, tc.name, err, http.StatusNotFound, "model_not_found", "")
+		apiErr := e2e.WantInvalidRequest(t, tc.name, err, http.StatusNotFound, "model_not_found", "")
 		if !strings.HasPrefix(apiErr.Message, fmt.Sprintf("The model `%s` does not exist or you do not have access to it.%s", tc.model, tc.served)) {
 			t.Errorf("%s: message %q", tc.name, apiErr.Message)
 		}
@@ -323,7 +320,7 @@ func TestEmbeddingsValidationErrors(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Embeddings("unused").Reply(scenario.Vectors([]float32{1}))
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	goClient := rsGoClient(sess)
 	str := func(s string) openai.EmbeddingNewParamsInputUnion {
 		return openai.EmbeddingNewParamsInputUnion{OfString: openai.String(s)}
@@ -336,24 +333,24 @@ func TestEmbeddingsValidationErrors(t *testing.T) {
 		code   string
 		param  string
 	}{
-		{name: "empty string", params: openai.EmbeddingNewParams{Model: embModel, Input: str("")},
-			goReq: goopenai.EmbeddingRequest{Model: embModel, Input: ""}, status: 400},
-		{name: "empty array", params: openai.EmbeddingNewParams{Model: embModel, Input: openai.EmbeddingNewParamsInputUnion{OfArrayOfStrings: []string{}}},
-			goReq: goopenai.EmbeddingRequest{Model: embModel, Input: []string{}}, status: 400},
-		{name: "an empty string in the array", params: openai.EmbeddingNewParams{Model: embModel,
+		{name: "empty string", params: openai.EmbeddingNewParams{Model: e2e.EmbeddingModel, Input: str("")},
+			goReq: goopenai.EmbeddingRequest{Model: e2e.EmbeddingModel, Input: ""}, status: 400},
+		{name: "empty array", params: openai.EmbeddingNewParams{Model: e2e.EmbeddingModel, Input: openai.EmbeddingNewParamsInputUnion{OfArrayOfStrings: []string{}}},
+			goReq: goopenai.EmbeddingRequest{Model: e2e.EmbeddingModel, Input: []string{}}, status: 400},
+		{name: "an empty string in the array", params: openai.EmbeddingNewParams{Model: e2e.EmbeddingModel,
 			Input: openai.EmbeddingNewParamsInputUnion{OfArrayOfStrings: []string{"a", ""}}},
-			goReq: goopenai.EmbeddingRequest{Model: embModel, Input: []string{"a", ""}}, status: 400},
-		{name: "unknown encoding_format", params: openai.EmbeddingNewParams{Model: embModel, Input: str("a"), EncodingFormat: "hex"},
-			goReq: goopenai.EmbeddingRequest{Model: embModel, Input: "a", EncodingFormat: "hex"}, status: 400},
-		{name: "more dimensions than the model has", params: openai.EmbeddingNewParams{Model: embModel, Input: str("a"), Dimensions: openai.Int(2000)},
-			goReq: goopenai.EmbeddingRequest{Model: embModel, Input: "a", Dimensions: 2000}, status: 400},
+			goReq: goopenai.EmbeddingRequest{Model: e2e.EmbeddingModel, Input: []string{"a", ""}}, status: 400},
+		{name: "unknown encoding_format", params: openai.EmbeddingNewParams{Model: e2e.EmbeddingModel, Input: str("a"), EncodingFormat: "hex"},
+			goReq: goopenai.EmbeddingRequest{Model: e2e.EmbeddingModel, Input: "a", EncodingFormat: "hex"}, status: 400},
+		{name: "more dimensions than the model has", params: openai.EmbeddingNewParams{Model: e2e.EmbeddingModel, Input: str("a"), Dimensions: openai.Int(2000)},
+			goReq: goopenai.EmbeddingRequest{Model: e2e.EmbeddingModel, Input: "a", Dimensions: 2000}, status: 400},
 		{name: "dimensions on ada-002", params: openai.EmbeddingNewParams{Model: "text-embedding-ada-002", Input: str("a"), Dimensions: openai.Int(8)},
 			goReq: goopenai.EmbeddingRequest{Model: "text-embedding-ada-002", Input: "a", Dimensions: 8}, status: 400},
-		{name: "zero dimensions", params: openai.EmbeddingNewParams{Model: embModel, Input: str("a"), Dimensions: openai.Int(0)},
-			goReq:  goopenai.EmbeddingRequest{Model: embModel, Input: "a", ExtraBody: map[string]any{"dimensions": 0}},
+		{name: "zero dimensions", params: openai.EmbeddingNewParams{Model: e2e.EmbeddingModel, Input: str("a"), Dimensions: openai.Int(0)},
+			goReq:  goopenai.EmbeddingRequest{Model: e2e.EmbeddingModel, Input: "a", ExtraBody: map[string]any{"dimensions": 0}},
 			status: 400, code: "integer_below_min_value", param: "dimensions"},
-		{name: "a chat model", params: openai.EmbeddingNewParams{Model: rsModel, Input: str("a")},
-			goReq: goopenai.EmbeddingRequest{Model: rsModel, Input: "a"}, status: http.StatusForbidden},
+		{name: "a chat model", params: openai.EmbeddingNewParams{Model: e2e.ResponsesModel, Input: str("a")},
+			goReq: goopenai.EmbeddingRequest{Model: e2e.ResponsesModel, Input: "a"}, status: http.StatusForbidden},
 		{name: "missing model", params: openai.EmbeddingNewParams{Input: str("a")},
 			goReq: goopenai.EmbeddingRequest{Input: "a"}, status: 400, code: "missing_required_parameter", param: "model"},
 	}

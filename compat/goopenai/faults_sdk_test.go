@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
 	"github.com/llmtestserver/llmtestserver/session"
@@ -67,33 +68,16 @@ func forEachGoChat(t *testing.T, f func(t *testing.T, sess *session.Session, cal
 	}
 }
 
-// lastFault is the status and fault of the session's newest entry.
-func lastFault(t *testing.T, sess *session.Session) (int, string) {
-	t.Helper()
-	e, ok := sess.Journal().Last()
-	require.True(t, ok)
-	return e.Status, e.Fault
-}
-
-// thenWhole checks that the faulted reply was used up: the next request
-// gets the next one.
-func thenWhole(t *testing.T, call func(context.Context) (string, error)) {
-	t.Helper()
-	text, err := call(context.Background())
-	require.NoError(t, err)
-	assert.Equal(t, "whole", text)
-}
-
 // A cut stream or body reads as an unexpected EOF in go-openai.
 func TestGoOpenAICut(t *testing.T) {
 	forEachGoChat(t, func(t *testing.T, sess *session.Session, call func(context.Context) (string, error), stream bool) {
 		sess.Chat("cut").Reply(scenario.Text("one two three four five").CutAfter(3)).Responds("whole")
 		_, err := call(context.Background())
 		require.ErrorIs(t, err, io.ErrUnexpectedEOF)
-		status, fault := lastFault(t, sess)
+		status, fault := e2e.LastFault(t, sess)
 		assert.Equal(t, 200, status)
 		assert.Equal(t, "cut", fault)
-		thenWhole(t, call)
+		e2e.ThenWhole(t, call)
 	})
 }
 
@@ -104,9 +88,9 @@ func TestGoOpenAIMalformed(t *testing.T) {
 		_, err := call(context.Background())
 		var syntax *json.SyntaxError
 		require.ErrorAs(t, err, &syntax)
-		_, fault := lastFault(t, sess)
+		_, fault := e2e.LastFault(t, sess)
 		assert.Equal(t, "malformed", fault)
-		thenWhole(t, call)
+		e2e.ThenWhole(t, call)
 	})
 }
 
@@ -126,7 +110,7 @@ func TestGoOpenAIErrorAfterEvents(t *testing.T) {
 		} else {
 			assert.Equal(t, 500, apiErr.HTTPStatusCode)
 		}
-		thenWhole(t, call)
+		e2e.ThenWhole(t, call)
 	})
 }
 
@@ -138,11 +122,11 @@ func TestGoOpenAIDrop(t *testing.T) {
 		require.ErrorIs(t, err, io.EOF)
 		var apiErr *goopenai.APIError
 		assert.False(t, errors.As(err, &apiErr))
-		status, fault := lastFault(t, sess)
+		status, fault := e2e.LastFault(t, sess)
 		assert.Equal(t, 0, status)
 		assert.Equal(t, "drop", fault)
 		assert.Equal(t, 1, sess.Journal().Len(), "one attempt")
-		thenWhole(t, call)
+		e2e.ThenWhole(t, call)
 	})
 }
 
@@ -150,30 +134,14 @@ func TestGoOpenAIDrop(t *testing.T) {
 func TestGoOpenAIHang(t *testing.T) {
 	forEachGoChat(t, func(t *testing.T, sess *session.Session, call func(context.Context) (string, error), stream bool) {
 		sess.Chat("hang").Hangs().Responds("whole")
-		ctx, cancel := giveUpOnceTaken(sess)
+		ctx, cancel := e2e.GiveUpOnceTaken(sess)
 		defer cancel()
 		_, err := call(ctx)
 		require.ErrorIs(t, err, context.Canceled)
 		require.Eventually(t, func() bool { return sess.Journal().Len() == 1 }, 10*time.Second, time.Millisecond)
-		status, fault := lastFault(t, sess)
+		status, fault := e2e.LastFault(t, sess)
 		assert.Equal(t, 499, status)
 		assert.Equal(t, "hang", fault)
-		thenWhole(t, call)
+		e2e.ThenWhole(t, call)
 	})
-}
-
-// giveUpOnceTaken returns a context that a client gives up on as soon as
-// its request has taken the session's first reply (the hang): a timeout
-// alone could run out before, under load, while the request is still
-// checked, and then the hang would be left for the next request.
-func giveUpOnceTaken(sess *session.Session) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithCancel(context.Background())
-	want := sess.Pending() - 1
-	go func() {
-		for sess.Pending() > want && ctx.Err() == nil {
-			time.Sleep(time.Millisecond)
-		}
-		cancel()
-	}()
-	return ctx, cancel
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
 	"github.com/openai/openai-go/v3"
@@ -22,8 +23,8 @@ func TestChatStreamFailsInStream(t *testing.T) {
 	sess := srv.NewSession(t)
 	sess.Chat("broken").Reply(scenario.FailStream("server_error", "The stream broke.")).Times(3)
 
-	client := clientFor(sess, "k")
-	stream := client.Chat.Completions.NewStreaming(context.Background(), userTurn("gpt-4.1-mini", "Hi"))
+	client := e2e.ClientFor(sess, "k")
+	stream := client.Chat.Completions.NewStreaming(context.Background(), e2e.UserTurn("gpt-4.1-mini", "Hi"))
 	for stream.Next() {
 		t.Errorf("got a chunk from a failed stream: %s", stream.Current().RawJSON())
 	}
@@ -47,7 +48,7 @@ func TestChatStreamFailsInStream(t *testing.T) {
 	}
 
 	// A request that does not stream gets the HTTP error.
-	_, err = client.Chat.Completions.New(context.Background(), userTurn("gpt-4.1-mini", "Hi"))
+	_, err = client.Chat.Completions.New(context.Background(), e2e.UserTurn("gpt-4.1-mini", "Hi"))
 	var oaErr *openai.Error
 	if !errors.As(err, &oaErr) || oaErr.StatusCode != http.StatusInternalServerError || oaErr.Code != "server_error" {
 		t.Errorf("non-streaming: err = %v, want 500 server_error", err)

@@ -4,43 +4,14 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
-	"github.com/llmtestserver/llmtestserver/session"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/packages/respjson"
 	goopenai "github.com/sashabaranov/go-openai"
 )
-
-const replyModel = "gpt-4.1-mini"
-
-// streamText reads a whole openai-go stream into an accumulator and returns
-// it with the chunks' content deltas.
-func streamText(t *testing.T, s interface {
-	Next() bool
-	Current() openai.ChatCompletionChunk
-	Err() error
-	Close() error
-}) (openai.ChatCompletionAccumulator, []string) {
-	t.Helper()
-	defer s.Close()
-	var acc openai.ChatCompletionAccumulator
-	var deltas []string
-	for s.Next() {
-		chunk := s.Current()
-		if !acc.AddChunk(chunk) {
-			t.Fatalf("the accumulator refused chunk %s", chunk.RawJSON())
-		}
-		if len(chunk.Choices) > 0 && chunk.Choices[0].Delta.Content != "" {
-			deltas = append(deltas, chunk.Choices[0].Delta.Content)
-		}
-	}
-	if err := s.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return acc, deltas
-}
 
 func TestRefusalReply(t *testing.T) {
 	t.Parallel()
@@ -48,10 +19,10 @@ func TestRefusalReply(t *testing.T) {
 	const refusal = "I can't help with picking locks."
 	sess := srv.NewSession(t)
 	sess.Chat("refuse").Refuses(refusal).Times(3)
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	ctx := t.Context()
 
-	resp, err := client.Chat.Completions.New(ctx, userTurn(replyModel, "How do I pick a lock?"))
+	resp, err := client.Chat.Completions.New(ctx, e2e.UserTurn(e2e.ReplyModel, "How do I pick a lock?"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,13 +32,13 @@ func TestRefusalReply(t *testing.T) {
 			msg.Refusal, msg.JSON.Content.Raw(), resp.Choices[0].FinishReason, refusal)
 	}
 
-	acc, deltas := streamText(t, client.Chat.Completions.NewStreaming(ctx, userTurn(replyModel, "How do I pick a lock?")))
+	acc, deltas := e2e.ReadChatStream(t, client.Chat.Completions.NewStreaming(ctx, e2e.UserTurn(e2e.ReplyModel, "How do I pick a lock?")))
 	if got := acc.Choices[0].Message; got.Refusal != refusal || got.Content != "" || len(deltas) != 0 {
 		t.Errorf("streamed message = refusal %q, content %q (deltas %q); want refusal %q and no content",
 			got.Refusal, got.Content, deltas, refusal)
 	}
 
-	goResp, err := goOpenAIClient(sess).CreateChatCompletion(ctx, goopenai.ChatCompletionRequest{Model: replyModel,
+	goResp, err := goOpenAIClient(sess).CreateChatCompletion(ctx, goopenai.ChatCompletionRequest{Model: e2e.ReplyModel,
 		Messages: []goopenai.ChatCompletionMessage{{Role: "user", Content: "How do I pick a lock?"}}})
 	if err != nil {
 		t.Fatal(err)
@@ -75,34 +46,12 @@ func TestRefusalReply(t *testing.T) {
 	if got := goResp.Choices[0].Message; got.Refusal != refusal || got.Content != "" {
 		t.Errorf("go-openai message = refusal %q content %q, want refusal %q", got.Refusal, got.Content, refusal)
 	}
-	for _, e := range journalOf(t, sess, 3) {
+	for _, e := range e2e.JournalOf(t, sess, 3) {
 		if e.Refusal != refusal || e.ReplyText != "" || e.Scenario != "refuse" {
 			t.Errorf("journal entry refusal %q reply %q scenario %q, want the refusal from refuse and no text",
 				e.Refusal, e.ReplyText, e.Scenario)
 		}
 	}
-}
-
-// weatherSchema is the structured output the JSON tests ask for.
-var weatherSchema = map[string]any{
-	"type": "object",
-	"properties": map[string]any{
-		"city":  map[string]any{"type": "string"},
-		"temp":  map[string]any{"type": "number"},
-		"sunny": map[string]any{"type": "boolean"},
-	},
-	"required":             []string{"city", "temp", "sunny"},
-	"additionalProperties": false,
-}
-
-func structuredParams(user string) openai.ChatCompletionNewParams {
-	p := userTurn(replyModel, user)
-	p.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{
-		OfJSONSchema: &openai.ResponseFormatJSONSchemaParam{JSONSchema: openai.ResponseFormatJSONSchemaJSONSchemaParam{
-			Name: "weather", Schema: weatherSchema, Strict: openai.Bool(true),
-		}},
-	}
-	return p
 }
 
 func TestScriptedErrors(t *testing.T) {
@@ -115,14 +64,14 @@ func TestScriptedErrors(t *testing.T) {
 		sess.Chat("flaky").Reply(scenario.RateLimited()).Responds("after the retry")
 		client := openai.NewClient(option.WithBaseURL(sess.BaseURL()), option.WithAPIKey("k"),
 			option.WithHTTPClient(sess.HTTPClient())) // default retries
-		resp, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Hi"))
+		resp, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Hi"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := resp.Choices[0].Message.Content; got != "after the retry" {
 			t.Errorf("content = %q", got)
 		}
-		checkStatuses(t, sess, []int{429, 200}, []string{"rate_limit_exceeded", ""})
+		e2e.CheckStatuses(t, sess, []int{429, 200}, []string{"rate_limit_exceeded", ""})
 	})
 
 	t.Run("openai-go retries a stream", func(t *testing.T) {
@@ -131,20 +80,20 @@ func TestScriptedErrors(t *testing.T) {
 		sess.Chat("flaky").Reply(scenario.RateLimited()).Responds("streamed after the retry")
 		client := openai.NewClient(option.WithBaseURL(sess.BaseURL()), option.WithAPIKey("k"),
 			option.WithHTTPClient(sess.HTTPClient()))
-		acc, _ := streamText(t, client.Chat.Completions.NewStreaming(t.Context(), userTurn(replyModel, "Hi")))
+		acc, _ := e2e.ReadChatStream(t, client.Chat.Completions.NewStreaming(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Hi")))
 		if got := acc.Choices[0].Message.Content; got != "streamed after the retry" {
 			t.Errorf("content = %q", got)
 		}
-		checkStatuses(t, sess, []int{429, 200}, []string{"rate_limit_exceeded", ""})
+		e2e.CheckStatuses(t, sess, []int{429, 200}, []string{"rate_limit_exceeded", ""})
 	})
 
 	t.Run("openai-go sees the error and Retry-After", func(t *testing.T) {
 		t.Parallel()
 		sess := srv.NewSession(t)
 		sess.Chat("flaky").Reply(scenario.RateLimited())
-		client := clientFor(sess, "k")
-		_, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Hi"))
-		apiErr := asOpenAIError(t, err)
+		client := e2e.ClientFor(sess, "k")
+		_, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Hi"))
+		apiErr := e2e.OpenAIError(t, err)
 		if apiErr.StatusCode != 429 || apiErr.Code != "rate_limit_exceeded" || apiErr.Type != "tokens" || apiErr.Message == "" {
 			t.Errorf("error = %d %q %q %q, want 429 rate_limit_exceeded tokens with a message",
 				apiErr.StatusCode, apiErr.Code, apiErr.Type, apiErr.Message)
@@ -159,7 +108,7 @@ func TestScriptedErrors(t *testing.T) {
 		sess := srv.NewSession(t)
 		sess.Chat("flaky").Reply(scenario.RateLimited()).Responds("second try")
 		client := goOpenAIClient(sess)
-		req := goopenai.ChatCompletionRequest{Model: replyModel, Messages: []goopenai.ChatCompletionMessage{{Role: "user", Content: "Hi"}}}
+		req := goopenai.ChatCompletionRequest{Model: e2e.ReplyModel, Messages: []goopenai.ChatCompletionMessage{{Role: "user", Content: "Hi"}}}
 		_, err := client.CreateChatCompletion(t.Context(), req)
 		var apiErr *goopenai.APIError
 		if !errors.As(err, &apiErr) {
@@ -180,20 +129,20 @@ func TestScriptedErrors(t *testing.T) {
 		sess.Chat("down").
 			Fails(503, "", "The engine is overloaded.").
 			Fails(500, "", "")
-		client := clientFor(sess, "k")
-		_, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Hi"))
-		apiErr := asOpenAIError(t, err)
+		client := e2e.ClientFor(sess, "k")
+		_, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Hi"))
+		apiErr := e2e.OpenAIError(t, err)
 		if apiErr.StatusCode != 503 || apiErr.Type != "server_error" || apiErr.Code != "" || apiErr.Message != "The engine is overloaded." {
 			t.Errorf("error = %d %q %q %q, want 503 server_error, no code, the scripted message",
 				apiErr.StatusCode, apiErr.Type, apiErr.Code, apiErr.Message)
 		}
-		_, err = goOpenAIClient(sess).CreateChatCompletion(t.Context(), goopenai.ChatCompletionRequest{Model: replyModel,
+		_, err = goOpenAIClient(sess).CreateChatCompletion(t.Context(), goopenai.ChatCompletionRequest{Model: e2e.ReplyModel,
 			Messages: []goopenai.ChatCompletionMessage{{Role: "user", Content: "Hi"}}})
 		var goErr *goopenai.APIError
 		if !errors.As(err, &goErr) || goErr.HTTPStatusCode != 500 || goErr.Type != "server_error" || goErr.Message == "" {
 			t.Errorf("go-openai err = %#v, want 500 server_error with a message", err)
 		}
-		checkStatuses(t, sess, []int{503, 500}, []string{"server_error", "server_error"})
+		e2e.CheckStatuses(t, sess, []int{503, 500}, []string{"server_error", "server_error"})
 	})
 
 	t.Run("fail twice then answer", func(t *testing.T) {
@@ -203,27 +152,13 @@ func TestScriptedErrors(t *testing.T) {
 		sess.Chat("overloaded").Reply(overloaded).Times(2).Then("third time lucky")
 		client := openai.NewClient(option.WithBaseURL(sess.BaseURL()), option.WithAPIKey("k"),
 			option.WithHTTPClient(sess.HTTPClient()))
-		resp, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Hi"))
+		resp, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Hi"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := resp.Choices[0].Message.Content; got != "third time lucky" {
 			t.Errorf("content = %q", got)
 		}
-		checkStatuses(t, sess, []int{503, 503, 200}, []string{"server_error", "server_error", ""})
+		e2e.CheckStatuses(t, sess, []int{503, 503, 200}, []string{"server_error", "server_error", ""})
 	})
-}
-
-// checkStatuses checks the status and error code of every journal entry.
-func checkStatuses(t *testing.T, sess *session.Session, statuses []int, codes []string) {
-	t.Helper()
-	entries := journalOf(t, sess, len(statuses))
-	if len(entries) != len(statuses) {
-		t.Fatalf("journal holds %d entries, want %d:\n%s", len(entries), len(statuses), llmtest.Transcript(sess))
-	}
-	for i, e := range entries {
-		if e.Status != statuses[i] || e.ErrorCode != codes[i] {
-			t.Errorf("entry %d: status %d code %q, want %d %q", i+1, e.Status, e.ErrorCode, statuses[i], codes[i])
-		}
-	}
 }

@@ -9,21 +9,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/responses"
 	goopenai "github.com/sashabaranov/go-openai"
 )
-
-// rsObject decodes a response's raw JSON for comparison.
-func rsObject(t *testing.T, raw string) map[string]any {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal([]byte(raw), &m); err != nil {
-		t.Fatalf("response %q: %v", raw, err)
-	}
-	return m
-}
 
 // GET /v1/responses/{id} returns the response as it was served, streamed or
 // not; DELETE forgets it, after which chaining from it fails.
@@ -32,17 +23,17 @@ func TestResponsesRetrieveAndDelete(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("any").Responds("Stored answer.").Repeat()
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	goClient := rsGoClient(sess)
 	ctx := t.Context()
 
-	made := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString("Keep this"),
+	made := e2e.Respond(t, client, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("Keep this"),
 		Metadata: map[string]string{"case": "get"}}, false)
 	got, err := client.Responses.Get(ctx, made.ID, responses.ResponseGetParams{})
 	if err != nil {
 		t.Fatalf("Get: %v", err)
 	}
-	if !reflect.DeepEqual(rsObject(t, got.RawJSON()), rsObject(t, made.RawJSON())) {
+	if !reflect.DeepEqual(e2e.DecodeObject(t, got.RawJSON()), e2e.DecodeObject(t, made.RawJSON())) {
 		t.Errorf("GET returned\n %s\nwant the response as served\n %s", got.RawJSON(), made.RawJSON())
 	}
 	goGot, err := goClient.RetrieveResponse(ctx, made.ID)
@@ -50,12 +41,12 @@ func TestResponsesRetrieveAndDelete(t *testing.T) {
 		t.Errorf("go-openai RetrieveResponse: %v, %+v", err, goGot)
 	}
 
-	streamed := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString("Keep this too")}, true)
+	streamed := e2e.Respond(t, client, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("Keep this too")}, true)
 	got, err = client.Responses.Get(ctx, streamed.ID, responses.ResponseGetParams{})
 	if err != nil {
 		t.Fatalf("Get streamed: %v", err)
 	}
-	if !reflect.DeepEqual(rsObject(t, got.RawJSON()), rsObject(t, streamed.RawJSON())) {
+	if !reflect.DeepEqual(e2e.DecodeObject(t, got.RawJSON()), e2e.DecodeObject(t, streamed.RawJSON())) {
 		t.Errorf("GET of a streamed response returned\n %s\nwant the response.completed one\n %s", got.RawJSON(), streamed.RawJSON())
 	}
 
@@ -63,12 +54,12 @@ func TestResponsesRetrieveAndDelete(t *testing.T) {
 		t.Fatalf("Delete: %v", err)
 	}
 	_, err = client.Responses.Get(ctx, made.ID, responses.ResponseGetParams{})
-	rsWantError(t, "GET after DELETE", err, http.StatusNotFound, "", "")
+	e2e.WantInvalidRequest(t, "GET after DELETE", err, http.StatusNotFound, "", "")
 	err = client.Responses.Delete(ctx, made.ID)
-	rsWantError(t, "second DELETE", err, http.StatusNotFound, "", "")
-	_, err = client.Responses.New(ctx, responses.ResponseNewParams{Model: rsModel, Input: rsString("Go on"),
+	e2e.WantInvalidRequest(t, "second DELETE", err, http.StatusNotFound, "", "")
+	_, err = client.Responses.New(ctx, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("Go on"),
 		PreviousResponseID: openai.String(made.ID)})
-	apiErr := rsWantError(t, "chaining from a deleted response", err, http.StatusBadRequest, "previous_response_not_found", "previous_response_id")
+	apiErr := e2e.WantInvalidRequest(t, "chaining from a deleted response", err, http.StatusBadRequest, "previous_response_not_found", "previous_response_id")
 	if !strings.Contains(apiErr.Message, made.ID) {
 		t.Errorf("message %q does not name %s", apiErr.Message, made.ID)
 	}
@@ -79,12 +70,12 @@ func TestResponsesRetrieveAndDelete(t *testing.T) {
 	}
 	_, err = goClient.RetrieveResponse(ctx, streamed.ID)
 	rsWantGoError(t, "go-openai GET after DELETE", err, http.StatusNotFound, "", "")
-	_, err = goClient.CreateResponse(ctx, goopenai.CreateResponseRequest{Model: rsModel, Input: "Go on", PreviousResponseID: streamed.ID})
+	_, err = goClient.CreateResponse(ctx, goopenai.CreateResponseRequest{Model: e2e.ResponsesModel, Input: "Go on", PreviousResponseID: streamed.ID})
 	rsWantGoError(t, "go-openai chaining from a deleted response", err, http.StatusBadRequest, "previous_response_not_found", "previous_response_id")
 
 	const unknown = "resp_doesnotexist"
 	_, err = client.Responses.Get(ctx, unknown, responses.ResponseGetParams{})
-	apiErr = rsWantError(t, "GET of an unknown id", err, http.StatusNotFound, "", "")
+	apiErr = e2e.WantInvalidRequest(t, "GET of an unknown id", err, http.StatusNotFound, "", "")
 	if !strings.Contains(apiErr.Message, unknown) {
 		t.Errorf("message %q does not name %s", apiErr.Message, unknown)
 	}
@@ -119,7 +110,7 @@ func TestResponsesInputItemsPaging(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("long").Responds("Read them all.")
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	ctx := t.Context()
 
 	const n = 30
@@ -131,7 +122,7 @@ func TestResponsesInputItemsPaging(t *testing.T) {
 		}
 		input = append(input, responses.ResponseInputItemParamOfMessage(fmt.Sprintf("item %d", i), role))
 	}
-	r := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsItems(input...)}, false)
+	r := e2e.Respond(t, client, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputItems(input...)}, false)
 
 	list := func(order responses.InputItemListParamsOrder) []rsListedItem {
 		t.Helper()

@@ -11,44 +11,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llmtestserver/llmtestserver/journal"
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
 	"github.com/llmtestserver/llmtestserver/session"
 	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/packages/ssestream"
 	"github.com/openai/openai-go/v3/responses"
 	goopenai "github.com/sashabaranov/go-openai"
 )
-
-// rsModel is the model the Responses tests talk to.
-const rsModel = "gpt-4.1-mini"
-
-// rsString is a plain-text input.
-func rsString(text string) responses.ResponseNewParamsInputUnion {
-	return responses.ResponseNewParamsInputUnion{OfString: openai.String(text)}
-}
-
-// rsItems is an input of items.
-func rsItems(items ...responses.ResponseInputItemUnionParam) responses.ResponseNewParamsInputUnion {
-	return responses.ResponseNewParamsInputUnion{OfInputItemList: responses.ResponseInputParam(items)}
-}
-
-// rsCallOutput is a function_call_output item answering callID.
-func rsCallOutput(callID, output string) responses.ResponseInputItemUnionParam {
-	item := responses.ResponseInputItemParamOfFunctionCallOutput(output)
-	item.OfFunctionCallOutput.CallID = openai.String(callID)
-	return item
-}
-
-// rsWeatherTools offers the get_weather function.
-func rsWeatherTools() []responses.ToolUnionParam {
-	return []responses.ToolUnionParam{responses.ToolParamOfFunction("get_weather", map[string]any{
-		"type":       "object",
-		"properties": map[string]any{"city": map[string]any{"type": "string"}, "unit": map[string]any{"type": "string"}},
-		"required":   []string{"city"},
-	}, false)}
-}
 
 // rsGoClient returns a go-openai client that talks to sess.
 func rsGoClient(sess *session.Session) *goopenai.Client {
@@ -56,29 +26,6 @@ func rsGoClient(sess *session.Session) *goopenai.Client {
 	cfg.BaseURL = sess.BaseURL()
 	cfg.HTTPClient = sess.HTTPClient()
 	return goopenai.NewClientWithConfig(cfg)
-}
-
-// rsJournal returns the journal once it holds n entries: a request is
-// journaled after its answer is written.
-func rsJournal(t *testing.T, sess *session.Session, n int) []journal.Entry {
-	t.Helper()
-	eventually(t, fmt.Sprintf("the journal holds %d entries", n), func() bool { return sess.Journal().Len() >= n })
-	return sess.Journal().Entries()
-}
-
-// rsWantError checks that err is openai-go's API error with this status,
-// code and param ("" for null).
-func rsWantError(t *testing.T, what string, err error, status int, code, param string) *openai.Error {
-	t.Helper()
-	var apiErr *openai.Error
-	if !errors.As(err, &apiErr) {
-		t.Fatalf("%s: err = %v (%T), want *openai.Error %d", what, err, err, status)
-	}
-	if apiErr.StatusCode != status || apiErr.Code != code || apiErr.Param != param || apiErr.Type != "invalid_request_error" {
-		t.Errorf("%s: error %d type %q code %q param %q (%s), want %d invalid_request_error code %q param %q",
-			what, apiErr.StatusCode, apiErr.Type, apiErr.Code, apiErr.Param, apiErr.Message, status, code, param)
-	}
-	return apiErr
 }
 
 // rsWantGoError checks that err is go-openai's API error with this status,
@@ -101,77 +48,6 @@ func rsWantGoError(t *testing.T, what string, err error, status int, code, param
 	return apiErr
 }
 
-// rsStreamed is what a Responses stream delivered, read with openai-go.
-type rsStreamed struct {
-	types     []string
-	completed responses.Response
-	// deltas are the text and argument deltas per item ID, concatenated.
-	deltas map[string]string
-}
-
-// rsCollect reads a whole openai-go Responses stream, checking the framing
-// the SDK leaves to its caller: sequence numbers from 0, created first,
-// completed last and once, and that every item's deltas add up to the item
-// the output_item.done event carries.
-func rsCollect(t *testing.T, stream *ssestream.Stream[responses.ResponseStreamEventUnion]) rsStreamed {
-	t.Helper()
-	defer stream.Close()
-	s := rsStreamed{deltas: map[string]string{}}
-	completed := 0
-	for stream.Next() {
-		ev := stream.Current()
-		if ev.SequenceNumber != int64(len(s.types)) {
-			t.Errorf("event %d (%s) has sequence_number %d", len(s.types), ev.Type, ev.SequenceNumber)
-		}
-		s.types = append(s.types, ev.Type)
-		switch e := ev.AsAny().(type) {
-		case responses.ResponseTextDeltaEvent:
-			s.deltas[e.ItemID] += e.Delta
-		case responses.ResponseFunctionCallArgumentsDeltaEvent:
-			s.deltas[e.ItemID] += e.Delta
-		case responses.ResponseOutputItemDoneEvent:
-			var whole string
-			switch e.Item.Type {
-			case "message":
-				for _, c := range e.Item.AsMessage().Content {
-					whole += c.Text
-				}
-			case "function_call":
-				whole = e.Item.AsFunctionCall().Arguments
-			}
-			if got := s.deltas[e.Item.ID]; got != whole {
-				t.Errorf("item %s: deltas add up to %q, output_item.done carries %q", e.Item.ID, got, whole)
-			}
-		case responses.ResponseCompletedEvent:
-			completed++
-			s.completed = e.Response
-		}
-	}
-	if err := stream.Err(); err != nil {
-		t.Fatalf("stream: %v", err)
-	}
-	if len(s.types) < 3 || s.types[0] != "response.created" || s.types[1] != "response.in_progress" ||
-		s.types[len(s.types)-1] != "response.completed" || completed != 1 {
-		t.Fatalf("event types %v: want response.created, response.in_progress … one response.completed last", s.types)
-	}
-	return s
-}
-
-// rsRespond answers params through openai-go, streamed or not, and returns
-// the response object: the body, or the response.completed event's.
-func rsRespond(t *testing.T, client openai.Client, params responses.ResponseNewParams, stream bool) *responses.Response {
-	t.Helper()
-	if !stream {
-		r, err := client.Responses.New(t.Context(), params)
-		if err != nil {
-			t.Fatalf("Responses.New: %v", err)
-		}
-		return r
-	}
-	s := rsCollect(t, client.Responses.NewStreaming(t.Context(), params))
-	return &s.completed
-}
-
 // One scenario, kept with Repeat, answers Chat Completions and the
 // Responses API alike, through both SDKs.
 func TestResponsesAndChatShareAScenario(t *testing.T) {
@@ -180,31 +56,31 @@ func TestResponsesAndChatShareAScenario(t *testing.T) {
 	sess := srv.NewSession(t)
 	const answer = "Same answer everywhere."
 	sess.Chat("both").When(scenario.UserContains("hello")).Responds(answer).Repeat()
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	ctx := t.Context()
 
-	chat, err := client.Chat.Completions.New(ctx, userTurn(rsModel, "hello chat"))
+	chat, err := client.Chat.Completions.New(ctx, e2e.UserTurn(e2e.ResponsesModel, "hello chat"))
 	if err != nil || chat.Choices[0].Message.Content != answer {
 		t.Fatalf("chat completion: %v, %+v", err, chat)
 	}
-	if r := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString("hello responses")}, false); r.OutputText() != answer {
+	if r := e2e.Respond(t, client, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("hello responses")}, false); r.OutputText() != answer {
 		t.Errorf("Responses: %q", r.OutputText())
 	}
-	if r := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString("hello stream")}, true); r.OutputText() != answer {
+	if r := e2e.Respond(t, client, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("hello stream")}, true); r.OutputText() != answer {
 		t.Errorf("streamed Responses: %q", r.OutputText())
 	}
 	goClient := rsGoClient(sess)
-	goResp, err := goClient.CreateResponse(ctx, goopenai.CreateResponseRequest{Model: rsModel, Input: "hello go-openai"})
+	goResp, err := goClient.CreateResponse(ctx, goopenai.CreateResponseRequest{Model: e2e.ResponsesModel, Input: "hello go-openai"})
 	if err != nil || goResp.GetOutputText() != answer {
 		t.Errorf("go-openai CreateResponse: %v, %q", err, goResp.GetOutputText())
 	}
-	goChat, err := goClient.CreateChatCompletion(ctx, goopenai.ChatCompletionRequest{Model: rsModel,
+	goChat, err := goClient.CreateChatCompletion(ctx, goopenai.ChatCompletionRequest{Model: e2e.ResponsesModel,
 		Messages: []goopenai.ChatCompletionMessage{{Role: "user", Content: "hello again"}}})
 	if err != nil || goChat.Choices[0].Message.Content != answer {
 		t.Errorf("go-openai chat: %v", err)
 	}
 
-	entries := rsJournal(t, sess, 5)
+	entries := e2e.JournalOf(t, sess, 5)
 	paths := make([]string, len(entries))
 	for i, e := range entries {
 		paths[i] = e.Path
@@ -259,7 +135,7 @@ func TestResponsesDecodeInGoOpenAI(t *testing.T) {
 				}
 				return goCollect(t, ctx, client, req)
 			}
-			r1 := create(goopenai.CreateResponseRequest{Model: rsModel, Input: "Weather in Paris?", Tools: tools})
+			r1 := create(goopenai.CreateResponseRequest{Model: e2e.ResponsesModel, Input: "Weather in Paris?", Tools: tools})
 			items := goResponseItems(t, r1.Output)
 			if r1.Status != goopenai.ResponseStatusCompleted || r1.Created == 0 || len(items) != 1 || items[0].Type != "function_call" ||
 				items[0].Name != "get_weather" || items[0].Arguments != `{"city":"Paris"}` || !strings.HasPrefix(items[0].CallID, "call_") {
@@ -268,7 +144,7 @@ func TestResponsesDecodeInGoOpenAI(t *testing.T) {
 			if r1.Usage == nil || r1.Usage.InputTokens == 0 || r1.Usage.TotalTokens != r1.Usage.InputTokens+r1.Usage.OutputTokens {
 				t.Errorf("usage %+v", r1.Usage)
 			}
-			r2 := create(goopenai.CreateResponseRequest{Model: rsModel, PreviousResponseID: r1.ID, Tools: tools,
+			r2 := create(goopenai.CreateResponseRequest{Model: e2e.ResponsesModel, PreviousResponseID: r1.ID, Tools: tools,
 				Input: []any{goopenai.ResponseFunctionCallOutput{Type: "function_call_output", CallID: items[0].CallID, Output: "sunny"}}})
 			if r2.GetOutputText() != "Sunny <and> warm & dry." || r2.PreviousResponseID != r1.ID || r2.Conversation != nil {
 				t.Errorf("second response: text %q previous %q conversation %+v", r2.GetOutputText(), r2.PreviousResponseID, r2.Conversation)
@@ -335,11 +211,11 @@ func TestResponsesValidationThroughTheSDKs(t *testing.T) {
 	sess := srv.NewSession(t)
 	sess.Chat("ask").When(scenario.ToolOffered("get_weather")).CallsTool("get_weather", `{"city":"Paris"}`)
 	sess.Chat("text").When(scenario.Not(scenario.ToolOffered("get_weather"))).Responds("Plain text.").Repeat()
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	goClient := rsGoClient(sess)
 	ctx := t.Context()
-	withCall := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Tools: rsWeatherTools(), Input: rsString("Weather?")}, false)
-	plain := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString("Hi")}, false)
+	withCall := e2e.Respond(t, client, responses.ResponseNewParams{Model: e2e.ResponsesModel, Tools: e2e.WeatherTools(), Input: e2e.InputText("Weather?")}, false)
+	plain := e2e.Respond(t, client, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("Hi")}, false)
 	callID := withCall.Output[0].AsFunctionCall().CallID
 	pending := sess.Pending()
 
@@ -354,51 +230,51 @@ func TestResponsesValidationThroughTheSDKs(t *testing.T) {
 	}{
 		{
 			name:   "function_call_output with an unknown call_id",
-			params: responses.ResponseNewParams{Model: rsModel, Input: rsItems(rsCallOutput("call_unknown", "42"))},
-			goReq: &goopenai.CreateResponseRequest{Model: rsModel, Input: []any{goopenai.ResponseFunctionCallOutput{
+			params: responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputItems(e2e.CallOutput("call_unknown", "42"))},
+			goReq: &goopenai.CreateResponseRequest{Model: e2e.ResponsesModel, Input: []any{goopenai.ResponseFunctionCallOutput{
 				Type: "function_call_output", CallID: "call_unknown", Output: "42"}}},
 			status: 400, param: "input", message: "No tool call found for function call output with call_id call_unknown",
 		},
 		{
 			name: "function_call_output quoting no call of the chain",
-			params: responses.ResponseNewParams{Model: rsModel, PreviousResponseID: openai.String(plain.ID),
-				Input: rsItems(rsCallOutput("call_unknown", "42"))},
+			params: responses.ResponseNewParams{Model: e2e.ResponsesModel, PreviousResponseID: openai.String(plain.ID),
+				Input: e2e.InputItems(e2e.CallOutput("call_unknown", "42"))},
 			status: 400, param: "input", message: "call_unknown",
 		},
 		{
 			name: "function_call without output in the input",
-			params: responses.ResponseNewParams{Model: rsModel, Input: rsItems(
+			params: responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputItems(
 				responses.ResponseInputItemParamOfMessage("Weather?", responses.EasyInputMessageRoleUser),
 				responses.ResponseInputItemParamOfFunctionCall(`{"city":"Rome"}`, "call_open", "get_weather"))},
-			goReq: &goopenai.CreateResponseRequest{Model: rsModel, Input: []any{
+			goReq: &goopenai.CreateResponseRequest{Model: e2e.ResponsesModel, Input: []any{
 				map[string]any{"role": "user", "content": "Weather?"},
 				map[string]any{"type": "function_call", "call_id": "call_open", "name": "get_weather", "arguments": "{}"}}},
 			status: 400, param: "input", message: "No tool output found for function call call_open",
 		},
 		{
 			name: "function_call of the chain left without output",
-			params: responses.ResponseNewParams{Model: rsModel, PreviousResponseID: openai.String(withCall.ID),
-				Input: rsString("Never mind the weather.")},
-			goReq:  &goopenai.CreateResponseRequest{Model: rsModel, PreviousResponseID: withCall.ID, Input: "Never mind."},
+			params: responses.ResponseNewParams{Model: e2e.ResponsesModel, PreviousResponseID: openai.String(withCall.ID),
+				Input: e2e.InputText("Never mind the weather.")},
+			goReq:  &goopenai.CreateResponseRequest{Model: e2e.ResponsesModel, PreviousResponseID: withCall.ID, Input: "Never mind."},
 			status: 400, param: "input", message: "No tool output found for function call " + callID,
 		},
 		{
 			name: "conversation and previous_response_id together",
-			params: responses.ResponseNewParams{Model: rsModel, PreviousResponseID: openai.String(plain.ID),
-				Conversation: responses.ResponseNewParamsConversationUnion{OfString: openai.String("conv_1")}, Input: rsString("Hi")},
-			goReq:  &goopenai.CreateResponseRequest{Model: rsModel, PreviousResponseID: plain.ID, Conversation: "conv_1", Input: "Hi"},
+			params: responses.ResponseNewParams{Model: e2e.ResponsesModel, PreviousResponseID: openai.String(plain.ID),
+				Conversation: responses.ResponseNewParamsConversationUnion{OfString: openai.String("conv_1")}, Input: e2e.InputText("Hi")},
+			goReq:  &goopenai.CreateResponseRequest{Model: e2e.ResponsesModel, PreviousResponseID: plain.ID, Conversation: "conv_1", Input: "Hi"},
 			status: 400, code: "mutually_exclusive_parameters", message: "Mutually exclusive parameters",
 		},
 		{
 			name:   "missing model",
-			params: responses.ResponseNewParams{Input: rsString("Hi")},
+			params: responses.ResponseNewParams{Input: e2e.InputText("Hi")},
 			goReq:  &goopenai.CreateResponseRequest{Input: "Hi"},
 			status: 400, code: "missing_required_parameter", param: "model",
 		},
 	}
 	for _, tc := range cases {
 		_, err := client.Responses.New(ctx, tc.params)
-		apiErr := rsWantError(t, tc.name, err, tc.status, tc.code, tc.param)
+		apiErr := e2e.WantInvalidRequest(t, tc.name, err, tc.status, tc.code, tc.param)
 		if !strings.Contains(apiErr.Message, tc.message) {
 			t.Errorf("%s: message %q does not contain %q", tc.name, apiErr.Message, tc.message)
 		}
@@ -416,8 +292,8 @@ func TestResponsesValidationThroughTheSDKs(t *testing.T) {
 		}
 	}
 	// The chain with the open call still continues once the call is answered.
-	r := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, PreviousResponseID: openai.String(withCall.ID),
-		Input: rsItems(rsCallOutput(callID, "sunny"))}, false)
+	r := e2e.Respond(t, client, responses.ResponseNewParams{Model: e2e.ResponsesModel, PreviousResponseID: openai.String(withCall.ID),
+		Input: e2e.InputItems(e2e.CallOutput(callID, "sunny"))}, false)
 	if r.OutputText() != "Plain text." {
 		t.Errorf("answered chain: %q", r.OutputText())
 	}

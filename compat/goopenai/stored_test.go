@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 )
 
@@ -24,7 +25,7 @@ func TestCountResponseInputTokensWithGoOpenAI(t *testing.T) {
 	client := goOpenAIClient(sess)
 	ctx := t.Context()
 
-	req := goopenai.CreateResponseRequest{Model: convModel, Input: "How far is Lyon?", Instructions: convSystem}
+	req := goopenai.CreateResponseRequest{Model: e2e.ConversationModel, Input: "How far is Lyon?", Instructions: e2e.ConversationSystem}
 	count, err := client.CountResponseInputTokens(ctx, req)
 	require.NoError(t, err)
 	assert.Equal(t, "response.input_tokens", count.Object)
@@ -33,7 +34,7 @@ func TestCountResponseInputTokensWithGoOpenAI(t *testing.T) {
 	require.NotNil(t, r1.Usage)
 	assert.Equal(t, r1.Usage.InputTokens, count.InputTokens)
 
-	next := goopenai.CreateResponseRequest{Model: convModel, Input: "And Marseille?", Instructions: convSystem,
+	next := goopenai.CreateResponseRequest{Model: e2e.ConversationModel, Input: "And Marseille?", Instructions: e2e.ConversationSystem,
 		PreviousResponseID: r1.ID}
 	count, err = client.CountResponseInputTokens(ctx, next)
 	require.NoError(t, err)
@@ -49,10 +50,10 @@ func TestCountResponseInputTokensWithGoOpenAI(t *testing.T) {
 	assert.Equal(t, "model_not_found", apiErr.Code)
 
 	// The count is the same whichever SDK asks.
-	oaiClient := clientFor(sess, "k")
+	oaiClient := e2e.ClientFor(sess, "k")
 	oc, err := oaiClient.Responses.InputTokens.Count(ctx, responses.InputTokenCountParams{
-		Model: openai.String(convModel), Input: responses.InputTokenCountParamsInputUnion{OfString: openai.String("How far is Lyon?")},
-		Instructions: openai.String(convSystem)})
+		Model: openai.String(e2e.ConversationModel), Input: responses.InputTokenCountParamsInputUnion{OfString: openai.String("How far is Lyon?")},
+		Instructions: openai.String(e2e.ConversationSystem)})
 	require.NoError(t, err)
 	assert.Equal(t, int64(r1.Usage.InputTokens), oc.InputTokens)
 }
@@ -67,17 +68,17 @@ func TestChatStoredFromGoOpenAI(t *testing.T) {
 	ctx := t.Context()
 
 	c, err := goOpenAIClient(sess).CreateChatCompletion(ctx, goopenai.ChatCompletionRequest{
-		Model: convModel, Store: true, Metadata: map[string]string{"sdk": "go-openai"},
+		Model: e2e.ConversationModel, Store: true, Metadata: map[string]string{"sdk": "go-openai"},
 		Messages: []goopenai.ChatCompletionMessage{
-			{Role: goopenai.ChatMessageRoleSystem, Content: convSystem},
+			{Role: goopenai.ChatMessageRoleSystem, Content: e2e.ConversationSystem},
 			{Role: goopenai.ChatMessageRoleUser, Content: "How do I get to Lyon?"},
 		}})
 	require.NoError(t, err)
 	unstored, err := goOpenAIClient(sess).CreateChatCompletion(ctx, goopenai.ChatCompletionRequest{
-		Model: convModel, Messages: []goopenai.ChatCompletionMessage{{Role: goopenai.ChatMessageRoleUser, Content: "Not kept"}}})
+		Model: e2e.ConversationModel, Messages: []goopenai.ChatCompletionMessage{{Role: goopenai.ChatMessageRoleUser, Content: "Not kept"}}})
 	require.NoError(t, err)
 
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	got, err := client.Chat.Completions.Get(ctx, c.ID)
 	require.NoError(t, err)
 	assert.Equal(t, "Take the TGV.", got.Choices[0].Message.Content)
@@ -87,5 +88,5 @@ func TestChatStoredFromGoOpenAI(t *testing.T) {
 	require.Len(t, msgs.Data, 2)
 	assert.Equal(t, "How do I get to Lyon?", msgs.Data[1].Content)
 	_, err = client.Chat.Completions.Get(ctx, unstored.ID)
-	assert.Equal(t, http.StatusNotFound, asOpenAIError(t, err).StatusCode)
+	assert.Equal(t, http.StatusNotFound, e2e.OpenAIError(t, err).StatusCode)
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/session"
 	"github.com/openai/openai-go/v3"
@@ -74,10 +75,6 @@ func ogCalls(ids ...string) openai.ChatCompletionMessageParamUnion {
 
 func ogParams(model string, msgs ...openai.ChatCompletionMessageParamUnion) openai.ChatCompletionNewParams {
 	return openai.ChatCompletionNewParams{Model: model, Messages: msgs}
-}
-
-func ogTool(name string) openai.ChatCompletionToolUnionParam {
-	return openai.ChatCompletionFunctionTool(openai.FunctionDefinitionParam{Name: name})
 }
 
 func goToolDef(name string) goopenai.Tool {
@@ -259,7 +256,7 @@ var validationCases = []validationCase{
 			`"tool_choice":{"type":"function","function":{"name":"send_email"}},"messages":[` + rawUser + `]}`,
 		openaiGo: func() (openai.ChatCompletionNewParams, []option.RequestOption) {
 			p := ogParams(validationModel, openai.UserMessage("Hi"))
-			p.Tools = []openai.ChatCompletionToolUnionParam{ogTool("get_weather")}
+			p.Tools = []openai.ChatCompletionToolUnionParam{e2e.ChatTool("get_weather")}
 			p.ToolChoice = openai.ToolChoiceOptionFunctionToolChoice(openai.ChatCompletionNamedToolChoiceFunctionParam{Name: "send_email"})
 			return p, nil
 		},
@@ -275,7 +272,7 @@ var validationCases = []validationCase{
 		raw:  `{"model":"gpt-4.1-mini","tools":[{"type":"function","function":{"name":"get weather!"}}],"messages":[` + rawUser + `]}`,
 		openaiGo: func() (openai.ChatCompletionNewParams, []option.RequestOption) {
 			p := ogParams(validationModel, openai.UserMessage("Hi"))
-			p.Tools = []openai.ChatCompletionToolUnionParam{ogTool("get weather!")}
+			p.Tools = []openai.ChatCompletionToolUnionParam{e2e.ChatTool("get weather!")}
 			return p, nil
 		},
 		goOpenAI: func() goopenai.ChatCompletionRequest {
@@ -289,7 +286,7 @@ var validationCases = []validationCase{
 			`{"type":"function","function":{"name":"` + longName + `"}}],"messages":[` + rawUser + `]}`,
 		openaiGo: func() (openai.ChatCompletionNewParams, []option.RequestOption) {
 			p := ogParams(validationModel, openai.UserMessage("Hi"))
-			p.Tools = []openai.ChatCompletionToolUnionParam{ogTool("ok"), ogTool(longName)}
+			p.Tools = []openai.ChatCompletionToolUnionParam{e2e.ChatTool("ok"), e2e.ChatTool(longName)}
 			return p, nil
 		},
 		goOpenAI: func() goopenai.ChatCompletionRequest {
@@ -302,7 +299,7 @@ var validationCases = []validationCase{
 		want: invalidRequest(400, "missing_required_parameter", "response_format.json_schema.name"),
 		raw:  `{"model":"gpt-4.1-mini",` + weatherRF + `,"messages":[` + rawUser + `]}`,
 		openaiGo: func() (openai.ChatCompletionNewParams, []option.RequestOption) {
-			p := structuredParams("Hi")
+			p := e2e.StructuredParams("Hi")
 			return p, []option.RequestOption{option.WithJSONDel("response_format.json_schema.name")}
 		},
 		// go-openai always sends the name, "" when unset: see the next case.
@@ -312,7 +309,7 @@ var validationCases = []validationCase{
 		want: invalidRequest(400, "invalid_value", "response_format.json_schema.name"),
 		raw:  `{"model":"gpt-4.1-mini","response_format":{"type":"json_schema","json_schema":{"name":"","schema":{}}},"messages":[` + rawUser + `]}`,
 		openaiGo: func() (openai.ChatCompletionNewParams, []option.RequestOption) {
-			p := structuredParams("Hi")
+			p := e2e.StructuredParams("Hi")
 			p.ResponseFormat.OfJSONSchema.JSONSchema.Name = ""
 			return p, nil
 		},
@@ -366,17 +363,17 @@ func TestChatValidationErrors(t *testing.T) {
 			sess.Chat("unused").Responds("a refused request never gets this")
 			sent := 0
 
-			r := rawCall(t, sess.HTTPClient(), http.MethodPost, sess.BaseURL()+"/chat/completions", tc.raw, selectorOf(sess)...)
+			r := e2e.Call(t, sess.HTTPClient(), http.MethodPost, sess.BaseURL()+"/chat/completions", tc.raw, e2e.SelectorOf(sess)...)
 			sent++
-			code, typ, param, msg := r.apiError(t)
-			if r.status != tc.want.status || typ != tc.want.typ || code != tc.want.code || param != tc.want.param {
+			code, typ, param, msg := r.APIError(t)
+			if r.Status != tc.want.status || typ != tc.want.typ || code != tc.want.code || param != tc.want.param {
 				t.Errorf("raw: %d %s code %q param %q (%s), want %d %s code %q param %q",
-					r.status, typ, code, param, msg, tc.want.status, tc.want.typ, tc.want.code, tc.want.param)
+					r.Status, typ, code, param, msg, tc.want.status, tc.want.typ, tc.want.code, tc.want.param)
 			}
 
 			if tc.openaiGo != nil {
 				params, opts := tc.openaiGo()
-				client := clientFor(sess, "k")
+				client := e2e.ClientFor(sess, "k")
 				_, err := client.Chat.Completions.New(t.Context(), params, opts...)
 				sent++
 				var apiErr *openai.Error
@@ -420,7 +417,7 @@ func TestChatValidationErrors(t *testing.T) {
 			if got := sess.Pending(); got != 1 {
 				t.Errorf("Pending = %d after refused requests, want 1", got)
 			}
-			entries := journalOf(t, sess, sent)
+			entries := e2e.JournalOf(t, sess, sent)
 			if len(entries) != sent {
 				t.Fatalf("journal holds %d entries, want %d", len(entries), sent)
 			}

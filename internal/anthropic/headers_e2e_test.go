@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 )
 
@@ -18,11 +19,11 @@ func TestAnthropicVersionAndBetasJournaled(t *testing.T) {
 	sess := srv.NewSession(t)
 	sess.Chat("hi").Responds("hello").Repeat()
 	url := sess.AnthropicBaseURL() + "/v1/messages"
-	with := call(t, srv.Client(), "POST", url, messagesBody, append(selectorOf(sess), "anthropic-version", "2026-10-21",
+	with := e2e.Call(t, srv.Client(), "POST", url, e2e.MessagesBody, append(e2e.SelectorOf(sess), "anthropic-version", "2026-10-21",
 		"anthropic-beta", "context-1m-2025-08-07, fine-grained-tool-streaming-2025-05-14", "anthropic-beta", "extra")...)
-	require.Equal(t, http.StatusOK, with.status, "body %s", with.body)
-	without := call(t, srv.Client(), "POST", url, messagesBody, selectorOf(sess)...)
-	require.Equal(t, http.StatusOK, without.status, "body %s", without.body)
+	require.Equal(t, http.StatusOK, with.Status, "body %s", with.Body)
+	without := e2e.Call(t, srv.Client(), "POST", url, e2e.MessagesBody, e2e.SelectorOf(sess)...)
+	require.Equal(t, http.StatusOK, without.Status, "body %s", without.Body)
 
 	entries := sess.Journal().Entries()
 	require.Len(t, entries, 2)

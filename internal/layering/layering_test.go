@@ -38,13 +38,16 @@ var leaves = []string{"scenario", "journal", "clock", "internal/memhttp", "inter
 var leafImports = map[string][]string{"scenario": {"internal/friend"}, "journal": {"internal/friend"}}
 
 // testingImporters are the packages whose non-test files may import the
-// standard library's testing: the helpers that only test files import.
-// llmtest takes a small interface of its own instead, so that a program
-// built on it (cmd/llmtestserver) does not link testing.
-var testingImporters = []string{"internal/leakcheck"}
+// standard library's testing: the helpers that only test files import
+// (the leak check, and internal/e2e, the helpers the end-to-end tests
+// share). llmtest takes a small interface of its own instead, so that a
+// program built on it (cmd/llmtestserver) does not link testing.
+var testingImporters = []string{"internal/leakcheck", "internal/e2e"}
 
-// testOnly are the packages that only test files may import.
-var testOnly = []string{"internal/leakcheck", "internal/sdkwarm"}
+// testOnly are the packages that only test files may import. internal/e2e
+// imports llmtest, and so reaches every codec: it is no neutral package,
+// and this list keeps it out of every program.
+var testOnly = []string{"internal/leakcheck", "internal/sdkwarm", "internal/e2e"}
 
 // graph maps each package of the module (its path under the module) to
 // the packages of the module its non-test files import; the standard
@@ -161,7 +164,7 @@ func (g graph) violations() []string {
 
 func TestDependencyRule(t *testing.T) {
 	g := loadGraph(t, filepath.Join("..", ".."))
-	for _, pkg := range append(slices.Clone(neutral), codecs...) {
+	for _, pkg := range slices.Concat(neutral, codecs, testingImporters, testOnly) {
 		if _, ok := g[pkg]; !ok {
 			t.Errorf("package %s not found: update the lists of this test", pkg)
 		}
@@ -183,6 +186,7 @@ func TestDependencyRuleCatchesBreaks(t *testing.T) {
 		"internal/answer":    {"internal/runtime"},
 		"scenario":           {"internal/friend"},
 		"session":            {"testing", "internal/leakcheck"},
+		"cmd/llmtestserver":  {"internal/e2e"},
 	}
 	got := broken.violations()
 	want := []string{
@@ -191,8 +195,9 @@ func TestDependencyRuleCatchesBreaks(t *testing.T) {
 		"internal/tokens reaches the codec internal/openai through internal/tokens -> internal/openai",
 		"journal imports scenario; it may import nothing of this module",
 		"the codec internal/anthropic reaches the codec internal/openai through internal/anthropic -> internal/openai",
-		"session imports testing; only test files and internal/leakcheck may",
+		"session imports testing; only test files and internal/leakcheck, internal/e2e may",
 		"session imports internal/leakcheck, which only tests may import",
+		"cmd/llmtestserver imports internal/e2e, which only tests may import",
 	}
 	for _, w := range want {
 		if !slices.Contains(got, w) {

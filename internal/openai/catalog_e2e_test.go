@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 )
 
@@ -17,13 +18,13 @@ func TestConversationalEndpointsRefuseOtherModelKinds(t *testing.T) {
 	sess.Chat("any").Responds("x").Repeat()
 	for _, model := range []string{"text-embedding-3-small", "sora-2"} {
 		for _, path := range []string{"/chat/completions", "/responses"} {
-			body := chatBody(model, "Hi")
+			body := e2e.ChatBody(model, "Hi")
 			if path == "/responses" {
 				body = `{"model":"` + model + `","input":"Hi"}`
 			}
-			r := call(t, srv.Client(), http.MethodPost, sess.BaseURL()+path, body, selectorOf(sess)...)
-			r.wantError(t, http.StatusNotFound, "")
-			if _, _, param, msg := r.apiError(t); param != "model" || !strings.Contains(msg, "not a chat model") {
+			r := e2e.Call(t, srv.Client(), http.MethodPost, sess.BaseURL()+path, body, e2e.SelectorOf(sess)...)
+			r.WantError(t, http.StatusNotFound, "")
+			if _, _, param, msg := r.APIError(t); param != "model" || !strings.Contains(msg, "not a chat model") {
 				t.Errorf("%s with %s: param %q message %q", path, model, param, msg)
 			}
 		}

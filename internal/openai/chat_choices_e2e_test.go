@@ -3,6 +3,7 @@ package openai_test
 import (
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/openai/openai-go/v3"
 )
@@ -15,12 +16,12 @@ func TestMultipleChoices(t *testing.T) {
 	sess := srv.NewSession(t)
 	const text = "Two answers for the price of one."
 	sess.Chat("n").Responds(text).Repeat()
-	client := clientFor(sess, "k")
-	one, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Hi"))
+	client := e2e.ClientFor(sess, "k")
+	one, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Hi"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	params := userTurn(replyModel, "Hi")
+	params := e2e.UserTurn(e2e.ReplyModel, "Hi")
 	params.N = openai.Int(2)
 	two, err := client.Chat.Completions.New(t.Context(), params)
 	if err != nil {
@@ -39,7 +40,7 @@ func TestMultipleChoices(t *testing.T) {
 	}
 
 	params.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
-	acc, _ := streamText(t, client.Chat.Completions.NewStreaming(t.Context(), params))
+	acc, _ := e2e.ReadChatStream(t, client.Chat.Completions.NewStreaming(t.Context(), params))
 	if len(acc.Choices) != 2 || acc.Choices[0].Message.Content != text || acc.Choices[1].Message.Content != text {
 		t.Errorf("streamed choices = %+v, want two with the text", acc.Choices)
 	}

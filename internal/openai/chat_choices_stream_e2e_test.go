@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/session"
 )
@@ -43,8 +44,8 @@ func TestChatStreamOneChoicePerChunk(t *testing.T) {
 	sess := srv.NewSession(t)
 	const text = "Two answers, streamed side by side."
 	sess.Chat("n").Responds(text)
-	client := clientFor(sess, "k")
-	params := userTurn(replyModel, "Hi")
+	client := e2e.ClientFor(sess, "k")
+	params := e2e.UserTurn(e2e.ReplyModel, "Hi")
 	params.N = openai.Int(2)
 	params.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
 	all, acc := chunks(t, client.Chat.Completions.NewStreaming(t.Context(), params))
@@ -91,8 +92,8 @@ func TestChatStreamChoicesWithToolCalls(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("tools").CallsTool("get_weather", `{"city":"Paris","unit":"celsius"}`)
-	client := clientFor(sess, "k")
-	params := userTurn(replyModel, "Weather?")
+	client := e2e.ClientFor(sess, "k")
+	params := e2e.UserTurn(e2e.ReplyModel, "Weather?")
 	params.N = openai.Int(3)
 	params.Tools = []openai.ChatCompletionToolUnionParam{openai.ChatCompletionFunctionTool(openai.FunctionDefinitionParam{Name: "get_weather"})}
 	all, acc := chunks(t, client.Chat.Completions.NewStreaming(t.Context(), params))
@@ -118,8 +119,8 @@ func TestChatStreamUsageNullUntilLast(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("u").Responds("Counted at the end.").Repeat()
-	client := clientFor(sess, "k")
-	params := userTurn(replyModel, "Hi")
+	client := e2e.ClientFor(sess, "k")
+	params := e2e.UserTurn(e2e.ReplyModel, "Hi")
 	params.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
 	all, _ := chunks(t, client.Chat.Completions.NewStreaming(t.Context(), params))
 	require.Greater(t, len(all), 2)
@@ -130,7 +131,7 @@ func TestChatStreamUsageNullUntilLast(t *testing.T) {
 	assert.Empty(t, last.Choices)
 	assert.Positive(t, last.Usage.TotalTokens)
 
-	all, _ = chunks(t, client.Chat.Completions.NewStreaming(t.Context(), userTurn(replyModel, "Hi")))
+	all, _ = chunks(t, client.Chat.Completions.NewStreaming(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Hi")))
 	for i, c := range all {
 		var keys map[string]json.RawMessage
 		require.NoError(t, json.Unmarshal([]byte(c.RawJSON()), &keys))
@@ -145,8 +146,8 @@ func TestChatStreamObfuscation(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t, session.WithStream(1, 0, 0))
 	sess.Chat("o").Responds("Padded so the sizes do not show.").Repeat()
-	client := clientFor(sess, "k")
-	params := userTurn(replyModel, "Hi")
+	client := e2e.ClientFor(sess, "k")
+	params := e2e.UserTurn(e2e.ReplyModel, "Hi")
 	params.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
 	first, _ := chunks(t, client.Chat.Completions.NewStreaming(t.Context(), params))
 	second, _ := chunks(t, client.Chat.Completions.NewStreaming(t.Context(), params))

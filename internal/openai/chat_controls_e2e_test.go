@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
 	"github.com/llmtestserver/llmtestserver/session"
@@ -43,12 +44,12 @@ func TestChatStopSequences(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("long").Responds(stopReply).Repeat()
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 
 	cutAlone := srv.NewSession(t)
 	cutAlone.Chat("cut").Responds("First line.").Repeat()
-	aloneClient := clientFor(cutAlone, "k")
-	alone, err := aloneClient.Chat.Completions.New(t.Context(), userTurn(replyModel, "Hi"))
+	aloneClient := e2e.ClientFor(cutAlone, "k")
+	alone, err := aloneClient.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Hi"))
 	require.NoError(t, err)
 
 	for name, stop := range map[string]openai.ChatCompletionNewParamsStopUnion{
@@ -56,7 +57,7 @@ func TestChatStopSequences(t *testing.T) {
 		"array, earliest wins": {OfStringArray: []string{"END", "\n", "absent"}},
 	} {
 		t.Run(name, func(t *testing.T) {
-			params := userTurn(replyModel, "Hi")
+			params := e2e.UserTurn(e2e.ReplyModel, "Hi")
 			params.Stop = stop
 			got, err := client.Chat.Completions.New(t.Context(), params)
 			require.NoError(t, err)
@@ -71,7 +72,7 @@ func TestChatStopSequences(t *testing.T) {
 	}
 
 	// A sequence the text does not hold changes nothing.
-	params := userTurn(replyModel, "Hi")
+	params := e2e.UserTurn(e2e.ReplyModel, "Hi")
 	params.Stop = openai.ChatCompletionNewParamsStopUnion{OfString: openai.String("never there")}
 	got, err := client.Chat.Completions.New(t.Context(), params)
 	require.NoError(t, err)
@@ -80,10 +81,10 @@ func TestChatStopSequences(t *testing.T) {
 	// A stop in the text drops the tool calls after it: the model stopped.
 	tools := srv.NewSession(t)
 	tools.Chat("t").Reply(scenario.Reply{Text: "Let me check. One moment.", ToolCalls: []scenario.ToolCall{{Name: "lookup", Arguments: `{"q":"x"}`}}})
-	params = userTurn(replyModel, "Hi")
+	params = e2e.UserTurn(e2e.ReplyModel, "Hi")
 	params.Stop = openai.ChatCompletionNewParamsStopUnion{OfString: openai.String(".")}
 	params.Tools = []openai.ChatCompletionToolUnionParam{openai.ChatCompletionFunctionTool(openai.FunctionDefinitionParam{Name: "lookup"})}
-	toolsClient := clientFor(tools, "k")
+	toolsClient := e2e.ClientFor(tools, "k")
 	got, err = toolsClient.Chat.Completions.New(t.Context(), params)
 	require.NoError(t, err)
 	assert.Equal(t, "Let me check", got.Choices[0].Message.Content)
@@ -98,21 +99,21 @@ func TestChatStopRefused(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("s").Responds("kept")
-	client := clientFor(sess, "k")
-	params := userTurn(replyModel, "Hi")
+	client := e2e.ClientFor(sess, "k")
+	params := e2e.UserTurn(e2e.ReplyModel, "Hi")
 	params.Stop = openai.ChatCompletionNewParamsStopUnion{OfStringArray: []string{"a", "b", "c", "d", "e"}}
 	_, err := client.Chat.Completions.New(t.Context(), params)
 	requireAPIError(t, err, "array_above_max_length", "stop",
 		"Invalid 'stop': array too long. Expected an array with maximum length 4, but got an array with length 5 instead.")
 
-	r := call(t, sess.HTTPClient(), "POST", sess.BaseURL()+"/chat/completions",
-		`{"model":"`+replyModel+`","messages":[{"role":"user","content":"Hi"}],"stop":[1]}`, "Authorization", "Bearer k")
-	code, _, param, _ := r.apiError(t)
-	assert.Equal(t, http.StatusBadRequest, r.status)
+	r := e2e.Call(t, sess.HTTPClient(), "POST", sess.BaseURL()+"/chat/completions",
+		`{"model":"`+e2e.ReplyModel+`","messages":[{"role":"user","content":"Hi"}],"stop":[1]}`, "Authorization", "Bearer k")
+	code, _, param, _ := r.APIError(t)
+	assert.Equal(t, http.StatusBadRequest, r.Status)
 	assert.Equal(t, "invalid_type", code)
 	assert.Equal(t, "stop[0]", param)
 
-	got, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Hi"))
+	got, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Hi"))
 	require.NoError(t, err)
 	assert.Equal(t, "kept", got.Choices[0].Message.Content, "the refused requests took no reply")
 }
@@ -162,13 +163,13 @@ func TestChatLogprobs(t *testing.T) {
 	sess := srv.NewSession(t, session.WithStream(2, 0, 0))
 	const text = "Log probabilities, token by token: café 🎉."
 	sess.Chat("lp").Responds(text).Repeat()
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 
-	plain, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Hi"))
+	plain, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Hi"))
 	require.NoError(t, err)
 	assert.Equal(t, "null", plain.Choices[0].JSON.Logprobs.Raw(), "no logprobs unless asked")
 
-	params := userTurn(replyModel, "Hi")
+	params := e2e.UserTurn(e2e.ReplyModel, "Hi")
 	params.Logprobs = openai.Bool(true)
 	params.TopLogprobs = openai.Int(3)
 	params.N = openai.Int(2)
@@ -228,9 +229,9 @@ func TestChatLogprobsOfRefusal(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("r").Refuses("I can't help with that.")
-	params := userTurn(replyModel, "Hi")
+	params := e2e.UserTurn(e2e.ReplyModel, "Hi")
 	params.Logprobs = openai.Bool(true)
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	got, err := client.Chat.Completions.New(t.Context(), params)
 	require.NoError(t, err)
 	lp := got.Choices[0].Logprobs
@@ -243,8 +244,8 @@ func TestChatLogprobsRefused(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
-	client := clientFor(sess, "k")
-	params := userTurn(replyModel, "Hi")
+	client := e2e.ClientFor(sess, "k")
+	params := e2e.UserTurn(e2e.ReplyModel, "Hi")
 	params.TopLogprobs = openai.Int(2)
 	_, err := client.Chat.Completions.New(t.Context(), params)
 	requireAPIError(t, err, "", "top_logprobs", "The 'top_logprobs' parameter is only allowed when 'logprobs' is enabled.")
@@ -274,7 +275,7 @@ func TestChatServiceTier(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("tier").Responds("Served.").Repeat()
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	for asked, want := range map[string]string{
 		"":         "default",
 		"auto":     "default",
@@ -283,7 +284,7 @@ func TestChatServiceTier(t *testing.T) {
 		"priority": "priority",
 		"fast":     "priority",
 	} {
-		params := userTurn(replyModel, "Hi")
+		params := e2e.UserTurn(e2e.ReplyModel, "Hi")
 		params.ServiceTier = openai.ChatCompletionNewParamsServiceTier(asked)
 		got, err := client.Chat.Completions.New(t.Context(), params)
 		require.NoError(t, err, asked)
@@ -294,7 +295,7 @@ func TestChatServiceTier(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"scale", "turbo"} {
-		params := userTurn(replyModel, "Hi")
+		params := e2e.UserTurn(e2e.ReplyModel, "Hi")
 		params.ServiceTier = openai.ChatCompletionNewParamsServiceTier(bad)
 		_, err := client.Chat.Completions.New(t.Context(), params)
 		requireAPIError(t, err, "invalid_value", "service_tier",
@@ -309,15 +310,15 @@ func TestChatLogprobsWireShape(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("w").Responds("Hi")
-	r := call(t, sess.HTTPClient(), "POST", sess.BaseURL()+"/chat/completions",
-		`{"model":"`+replyModel+`","messages":[{"role":"user","content":"Hi"}],"logprobs":true,"top_logprobs":1}`, "Authorization", "Bearer k")
-	require.Equal(t, http.StatusOK, r.status, "%s", r.body)
+	r := e2e.Call(t, sess.HTTPClient(), "POST", sess.BaseURL()+"/chat/completions",
+		`{"model":"`+e2e.ReplyModel+`","messages":[{"role":"user","content":"Hi"}],"logprobs":true,"top_logprobs":1}`, "Authorization", "Bearer k")
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 	var body struct {
 		Choices []struct {
 			Logprobs json.RawMessage `json:"logprobs"`
 		} `json:"choices"`
 	}
-	require.NoError(t, json.Unmarshal(r.body, &body))
+	require.NoError(t, json.Unmarshal(r.Body, &body))
 	raw := string(body.Choices[0].Logprobs)
 	assert.True(t, strings.HasPrefix(raw, `{"content":[{"token":"Hi","logprob":-`), raw)
 	assert.True(t, strings.HasSuffix(raw, `"bytes":[72,105]}]}],"refusal":null}`), raw)

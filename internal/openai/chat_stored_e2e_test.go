@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/session"
 )
@@ -22,7 +23,7 @@ const csModel = "gpt-4.1-mini"
 // csStored answers params with store:true and the metadata given.
 func csStored(t *testing.T, client openai.Client, text string, metadata shared.Metadata) *openai.ChatCompletion {
 	t.Helper()
-	params := userTurn(csModel, text)
+	params := e2e.UserTurn(csModel, text)
 	params.Store = openai.Bool(true)
 	params.Metadata = metadata
 	c, err := client.Chat.Completions.New(t.Context(), params)
@@ -47,7 +48,7 @@ func TestChatStoredLifecycle(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("any").Responds("Paris is sunny.").Repeat()
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	ctx := t.Context()
 
 	params := openai.ChatCompletionNewParams{Model: csModel, Store: openai.Bool(true),
@@ -123,11 +124,11 @@ func TestChatStoredOnlyWithStoreTrue(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("any").Responds("Streamed and kept.").Repeat()
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	ctx := t.Context()
 
 	for _, store := range []*bool{nil, openai.Ptr(false)} {
-		params := userTurn(csModel, "Not kept")
+		params := e2e.UserTurn(csModel, "Not kept")
 		if store != nil {
 			params.Store = openai.Bool(*store)
 		}
@@ -145,7 +146,7 @@ func TestChatStoredOnlyWithStoreTrue(t *testing.T) {
 		csWantNotFound(t, "an unstored stream", err, id)
 	}
 
-	params := userTurn(csModel, "Kept stream")
+	params := e2e.UserTurn(csModel, "Kept stream")
 	params.Store = openai.Bool(true)
 	params.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
 	s := client.Chat.Completions.NewStreaming(ctx, params)
@@ -171,7 +172,7 @@ func TestChatStoredListPagesAndFilters(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("any").Responds("ok").Repeat()
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	ctx := t.Context()
 
 	var ids []string
@@ -179,7 +180,7 @@ func TestChatStoredListPagesAndFilters(t *testing.T) {
 		c := csStored(t, client, fmt.Sprintf("question %d", i), shared.Metadata{"parity": []string{"even", "odd"}[i%2]})
 		ids = append(ids, c.ID)
 	}
-	other := userTurn("gpt-4o-mini", "another model")
+	other := e2e.UserTurn("gpt-4o-mini", "another model")
 	other.Store = openai.Bool(true)
 	o, err := client.Chat.Completions.New(ctx, other)
 	require.NoError(t, err)
@@ -210,13 +211,13 @@ func TestChatStoredListPagesAndFilters(t *testing.T) {
 	page, err := client.Chat.Completions.List(ctx, openai.ChatCompletionListParams{Limit: openai.Int(2)})
 	require.NoError(t, err)
 	assert.True(t, page.HasMore)
-	r := call(t, sess.HTTPClient(), http.MethodGet, sess.BaseURL()+"/chat/completions?limit=2", "", bearer("k")...)
-	require.Equal(t, http.StatusOK, r.status)
-	assert.Contains(t, string(r.body), fmt.Sprintf(`"first_id":"%s","last_id":"%s","has_more":true`, ids[0], ids[1]))
+	r := e2e.Call(t, sess.HTTPClient(), http.MethodGet, sess.BaseURL()+"/chat/completions?limit=2", "", e2e.Bearer("k")...)
+	require.Equal(t, http.StatusOK, r.Status)
+	assert.Contains(t, string(r.Body), fmt.Sprintf(`"first_id":"%s","last_id":"%s","has_more":true`, ids[0], ids[1]))
 
 	for _, q := range []string{"limit=0", "limit=101", "limit=x", "order=up", "after=chatcmpl-unknown"} {
-		r := call(t, sess.HTTPClient(), http.MethodGet, sess.BaseURL()+"/chat/completions?"+q, "", bearer("k")...)
-		assert.Equal(t, http.StatusBadRequest, r.status, q)
+		r := e2e.Call(t, sess.HTTPClient(), http.MethodGet, sess.BaseURL()+"/chat/completions?"+q, "", e2e.Bearer("k")...)
+		assert.Equal(t, http.StatusBadRequest, r.Status, q)
 	}
 }
 
@@ -226,7 +227,7 @@ func TestChatStoredMessagesPage(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("any").Responds("ok").Repeat()
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	ctx := t.Context()
 	params := openai.ChatCompletionNewParams{Model: csModel, Store: openai.Bool(true)}
 	for i := range 5 {
@@ -251,7 +252,7 @@ func TestChatStoredIsolation(t *testing.T) {
 	a, b := srv.NewSession(t), srv.NewSession(t)
 	a.Chat("a").Responds("From A.").Repeat()
 	b.Chat("b").Responds("From B.").Repeat()
-	clientA, clientB := clientFor(a, "k"), clientFor(b, "k")
+	clientA, clientB := e2e.ClientFor(a, "k"), e2e.ClientFor(b, "k")
 	ctx := t.Context()
 	c := csStored(t, clientA, "in A", nil)
 	_, err := clientB.Chat.Completions.Get(ctx, c.ID)
@@ -272,7 +273,7 @@ func TestChatStoredUpdateRefuses(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("any").Responds("ok").Repeat()
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	ctx := t.Context()
 	c := csStored(t, client, "hello", shared.Metadata{"keep": "me"})
 	url := sess.BaseURL() + "/chat/completions/" + c.ID
@@ -285,21 +286,21 @@ func TestChatStoredUpdateRefuses(t *testing.T) {
 		`{"metadata":{"` + strings.Repeat("k", 65) + `":"v"}}`,
 		`{"metadata":{"k":"` + strings.Repeat("v", 513) + `"}}`,
 	} {
-		r := call(t, sess.HTTPClient(), http.MethodPost, url, body, bearer("k")...)
-		assert.Equal(t, http.StatusBadRequest, r.status, body)
+		r := e2e.Call(t, sess.HTTPClient(), http.MethodPost, url, body, e2e.Bearer("k")...)
+		assert.Equal(t, http.StatusBadRequest, r.Status, body)
 	}
 	_, err := client.Chat.Completions.Update(ctx, c.ID, openai.ChatCompletionUpdateParams{Metadata: tooMany})
-	rsWantError(t, "17 metadata pairs", err, http.StatusBadRequest, "object_above_max_properties", "metadata")
+	e2e.WantInvalidRequest(t, "17 metadata pairs", err, http.StatusBadRequest, "object_above_max_properties", "metadata")
 	got, err := client.Chat.Completions.Get(ctx, c.ID)
 	require.NoError(t, err)
 	assert.Equal(t, shared.Metadata{"keep": "me"}, got.Metadata)
 
-	r := call(t, sess.HTTPClient(), http.MethodPut, url, `{}`, bearer("k")...)
-	assert.Equal(t, http.StatusMethodNotAllowed, r.status)
-	r = call(t, sess.HTTPClient(), http.MethodGet, url+"/other", "", bearer("k")...)
-	assert.Equal(t, http.StatusNotFound, r.status)
-	r = call(t, sess.HTTPClient(), http.MethodDelete, sess.BaseURL()+"/chat/completions", "", bearer("k")...)
-	assert.Equal(t, http.StatusMethodNotAllowed, r.status)
+	r := e2e.Call(t, sess.HTTPClient(), http.MethodPut, url, `{}`, e2e.Bearer("k")...)
+	assert.Equal(t, http.StatusMethodNotAllowed, r.Status)
+	r = e2e.Call(t, sess.HTTPClient(), http.MethodGet, url+"/other", "", e2e.Bearer("k")...)
+	assert.Equal(t, http.StatusNotFound, r.Status)
+	r = e2e.Call(t, sess.HTTPClient(), http.MethodDelete, sess.BaseURL()+"/chat/completions", "", e2e.Bearer("k")...)
+	assert.Equal(t, http.StatusMethodNotAllowed, r.Status)
 }
 
 // Stored completions share the session's history with stored responses:
@@ -309,18 +310,18 @@ func TestChatStoredSharesTheHistoryBounds(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t, session.WithHistory(2))
 	sess.Chat("any").Responds("ok").Repeat()
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	ctx := t.Context()
 
-	r := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString("a response")}, false)
+	r := e2e.Respond(t, client, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("a response")}, false)
 	c1 := csStored(t, client, "first", nil)
 	_, err := client.Responses.Get(ctx, c1.ID, responses.ResponseGetParams{})
-	rsWantError(t, "a chat completion as a response", err, http.StatusNotFound, "", "")
+	e2e.WantInvalidRequest(t, "a chat completion as a response", err, http.StatusNotFound, "", "")
 	err = client.Responses.Delete(ctx, c1.ID)
-	rsWantError(t, "deleting a chat completion as a response", err, http.StatusNotFound, "", "")
-	_, err = client.Responses.New(ctx, responses.ResponseNewParams{Model: rsModel, Input: rsString("go on"),
+	e2e.WantInvalidRequest(t, "deleting a chat completion as a response", err, http.StatusNotFound, "", "")
+	_, err = client.Responses.New(ctx, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("go on"),
 		PreviousResponseID: openai.String(c1.ID), Store: openai.Bool(false)})
-	rsWantError(t, "continuing a chat completion", err, http.StatusBadRequest, "previous_response_not_found", "previous_response_id")
+	e2e.WantInvalidRequest(t, "continuing a chat completion", err, http.StatusBadRequest, "previous_response_not_found", "previous_response_id")
 	_, err = client.Chat.Completions.Get(ctx, r.ID)
 	csWantNotFound(t, "a response as a chat completion", err, r.ID)
 	_, err = client.Chat.Completions.Get(ctx, c1.ID)
@@ -328,7 +329,7 @@ func TestChatStoredSharesTheHistoryBounds(t *testing.T) {
 
 	c2 := csStored(t, client, "second", nil) // the third record: the response goes
 	_, err = client.Responses.Get(ctx, r.ID, responses.ResponseGetParams{})
-	rsWantError(t, "the evicted response", err, http.StatusNotFound, "", "")
+	e2e.WantInvalidRequest(t, "the evicted response", err, http.StatusNotFound, "", "")
 	c3 := csStored(t, client, "third", nil)
 	_, err = client.Chat.Completions.Get(ctx, c1.ID)
 	csWantNotFound(t, "the evicted completion", err, c1.ID)
@@ -346,7 +347,7 @@ func TestChatStoredUpdateNeverEvictsItself(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t, session.WithHistoryMaxBytes(4000))
 	sess.Chat("any").Responds("ok").Repeat()
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	ctx := t.Context()
 	oldest := csStored(t, client, "first", shared.Metadata{"keep": "me"})
 	csStored(t, client, "second", nil)
@@ -356,7 +357,7 @@ func TestChatStoredUpdateNeverEvictsItself(t *testing.T) {
 	got, gerr := client.Chat.Completions.Get(ctx, oldest.ID)
 	require.NoError(t, gerr, "the updated completion is still kept")
 	if err != nil {
-		rsWantError(t, "an update that does not fit", err, http.StatusBadRequest, "", "metadata")
+		e2e.WantInvalidRequest(t, "an update that does not fit", err, http.StatusBadRequest, "", "metadata")
 		assert.Equal(t, shared.Metadata{"keep": "me"}, got.Metadata)
 	} else {
 		assert.Equal(t, big, got.Metadata)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/session"
 	"github.com/openai/openai-go/v3"
@@ -86,8 +87,8 @@ func TestManyChoicesHeap(t *testing.T) {
 	// chunk) within a few seconds.
 	sess := srv.NewSession(t, session.WithStream(256, 0, 0))
 	sess.Chat("long").Responds(text).Repeat()
-	client := clientFor(sess, "k")
-	params := userTurn(replyModel, "Hi")
+	client := e2e.ClientFor(sess, "k")
+	params := e2e.UserTurn(e2e.ReplyModel, "Hi")
 	params.N = openai.Int(n)
 	// The bound is a multiple of what one request brings in (its body, a
 	// few hundred bytes) plus its reply: planning a stream cuts the reply
@@ -97,10 +98,10 @@ func TestManyChoicesHeap(t *testing.T) {
 	bound := int64(32 * len(text))
 	// The first requests load the tokenizer's tables and cache the reply's
 	// tokens, which the server keeps whatever n is.
-	if _, err := client.Chat.Completions.New(t.Context(), userTurn(replyModel, "Hi")); err != nil {
+	if _, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Hi")); err != nil {
 		t.Fatal(err)
 	}
-	streamText(t, client.Chat.Completions.NewStreaming(t.Context(), userTurn(replyModel, "Hi")))
+	e2e.ReadChatStream(t, client.Chat.Completions.NewStreaming(t.Context(), e2e.UserTurn(e2e.ReplyModel, "Hi")))
 
 	t.Run("streamed", func(t *testing.T) {
 		w := watchHeap()

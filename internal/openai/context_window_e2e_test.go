@@ -1,11 +1,11 @@
 package openai_test
 
 import (
-	"errors"
 	"regexp"
 	"strconv"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/session"
 	"github.com/openai/openai-go/v3"
@@ -18,15 +18,6 @@ import (
 // all of which max_tokens may ask for.
 const windowModel = "gpt-4"
 
-// openaiError requires err to be an *openai.Error and returns it.
-func openaiError(t *testing.T, err error) *openai.Error {
-	t.Helper()
-	require.Error(t, err)
-	var apiErr *openai.Error
-	require.True(t, errors.As(err, &apiErr), "error %v (%T) is not an *openai.Error", err, err)
-	return apiErr
-}
-
 // A chat request whose prompt plus max_tokens pass the model's window is
 // refused with 400 context_length_exceeded on messages, in the real API's
 // words with the numbers, and uses no reply: the next request that fits
@@ -35,12 +26,12 @@ func TestChatContextLengthExceeded(t *testing.T) {
 	t.Parallel()
 	sess := llmtest.NewServer(t).NewSession(t)
 	sess.Chat("one").Responds("fits")
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 
-	params := userTurn(windowModel, "Hello there")
+	params := e2e.UserTurn(windowModel, "Hello there")
 	params.MaxTokens = openai.Int(8192)
 	_, err := client.Chat.Completions.New(t.Context(), params)
-	apiErr := openaiError(t, err)
+	apiErr := e2e.OpenAIError(t, err)
 	assert.Equal(t, 400, apiErr.StatusCode)
 	assert.Equal(t, "context_length_exceeded", apiErr.Code)
 	assert.Equal(t, "messages", apiErr.Param)
@@ -69,9 +60,9 @@ func TestChatContextLengthExceededByThePromptAlone(t *testing.T) {
 	t.Parallel()
 	sess := llmtest.NewServer(t).NewSession(t)
 	sess.Chat("one").Responds("never")
-	client := clientFor(sess, "k")
-	_, err := client.Chat.Completions.New(t.Context(), userTurn(windowModel, bigText(64<<10)))
-	apiErr := openaiError(t, err)
+	client := e2e.ClientFor(sess, "k")
+	_, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn(windowModel, e2e.BigText(64<<10)))
+	apiErr := e2e.OpenAIError(t, err)
 	assert.Equal(t, 400, apiErr.StatusCode)
 	assert.Equal(t, "context_length_exceeded", apiErr.Code)
 	assert.Regexp(t, `^This model's maximum context length is 8192 tokens\. However, your messages resulted in \d+ tokens\. Please reduce the length of the messages\.$`, apiErr.Message)
@@ -83,11 +74,11 @@ func TestResponsesContextLengthExceeded(t *testing.T) {
 	t.Parallel()
 	sess := llmtest.NewServer(t).NewSession(t)
 	sess.Chat("one").Responds("fits")
-	client := clientFor(sess, "k")
-	params := responses.ResponseNewParams{Model: windowModel, Input: rsString("Hello"), MaxOutputTokens: openai.Int(8192)}
+	client := e2e.ClientFor(sess, "k")
+	params := responses.ResponseNewParams{Model: windowModel, Input: e2e.InputText("Hello"), MaxOutputTokens: openai.Int(8192)}
 
 	_, err := client.Responses.New(t.Context(), params)
-	apiErr := openaiError(t, err)
+	apiErr := e2e.OpenAIError(t, err)
 	assert.Equal(t, 400, apiErr.StatusCode)
 	assert.Equal(t, "context_length_exceeded", apiErr.Code)
 	assert.Equal(t, "input", apiErr.Param)
@@ -96,7 +87,7 @@ func TestResponsesContextLengthExceeded(t *testing.T) {
 	stream := client.Responses.NewStreaming(t.Context(), params)
 	for stream.Next() {
 	}
-	apiErr = openaiError(t, stream.Err())
+	apiErr = e2e.OpenAIError(t, stream.Err())
 	stream.Close()
 	assert.Equal(t, "context_length_exceeded", apiErr.Code)
 	assert.Equal(t, 1, sess.Pending(), "refused requests used no reply")
@@ -108,23 +99,23 @@ func TestContextWindowOptOut(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t, session.IgnoreContextWindow())
 	sess.Chat("any").Responds("answered anyway").Repeat()
-	client := clientFor(sess, "k")
-	params := userTurn(windowModel, "Hello there")
+	client := e2e.ClientFor(sess, "k")
+	params := e2e.UserTurn(windowModel, "Hello there")
 	params.MaxTokens = openai.Int(8192)
 	got, err := client.Chat.Completions.New(t.Context(), params)
 	require.NoError(t, err)
 	assert.Equal(t, "answered anyway", got.Choices[0].Message.Content)
 
-	_, err = client.Responses.New(t.Context(), responses.ResponseNewParams{Model: windowModel, Input: rsString("Hello"), MaxOutputTokens: openai.Int(8192)})
+	_, err = client.Responses.New(t.Context(), responses.ResponseNewParams{Model: windowModel, Input: e2e.InputText("Hello"), MaxOutputTokens: openai.Int(8192)})
 	require.NoError(t, err)
 
 	// And as JSON, through the admin API's configuration.
-	c := createOverHTTP(t, srv, `{"ignore_context_window": true}`)
+	c := e2e.CreateOverHTTP(t, srv, `{"ignore_context_window": true}`)
 	body := `{"model":"gpt-4","max_tokens":8192,"messages":[{"role":"user","content":"Hi"}]}`
-	r := call(t, srv.Client(), "POST", srv.URL()+"/v1/chat/completions", body,
+	r := e2e.Call(t, srv.Client(), "POST", srv.URL()+"/v1/chat/completions", body,
 		session.HeaderSession, c.ID, session.HeaderSessionKey, c.Key, "Authorization", "Bearer k")
 	// Past the window check, the session without scenarios says so.
-	r.wantError(t, 400, "llm_test_server_no_scenario")
-	r = call(t, srv.Client(), "POST", srv.URL()+"/v1/chat/completions", body, join(selectorOf(srv.NewSession(t)), bearer("k"))...)
-	r.wantError(t, 400, "context_length_exceeded")
+	r.WantError(t, 400, "llm_test_server_no_scenario")
+	r = e2e.Call(t, srv.Client(), "POST", srv.URL()+"/v1/chat/completions", body, e2e.Join(e2e.SelectorOf(srv.NewSession(t)), e2e.Bearer("k"))...)
+	r.WantError(t, 400, "context_length_exceeded")
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
 	"github.com/llmtestserver/llmtestserver/session"
@@ -58,7 +59,7 @@ func TestConversationsLifecycle(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	ctx := t.Context()
 
 	conv, err := client.Conversations.New(ctx, conversations.ConversationNewParams{
@@ -122,7 +123,7 @@ func TestConversationsLifecycle(t *testing.T) {
 	assert.Equal(t, []string{"developer: You speak like a pirate.", "user: Hello!", "user: Goodbye!"},
 		convItemTexts(t, client, conv.ID))
 	_, err = client.Conversations.Items.Get(ctx, conv.ID, added.Data[0].ID, conversations.ItemGetParams{})
-	rsWantError(t, "a deleted item", err, http.StatusNotFound, "", "")
+	e2e.WantInvalidRequest(t, "a deleted item", err, http.StatusNotFound, "", "")
 
 	deleted, err := client.Conversations.Delete(ctx, conv.ID)
 	require.NoError(t, err)
@@ -130,7 +131,7 @@ func TestConversationsLifecycle(t *testing.T) {
 	assert.True(t, deleted.Deleted)
 	assert.Equal(t, "conversation.deleted", string(deleted.Object))
 	_, err = client.Conversations.Get(ctx, conv.ID)
-	apiErr := rsWantError(t, "a deleted conversation", err, http.StatusNotFound, "", "")
+	apiErr := e2e.WantInvalidRequest(t, "a deleted conversation", err, http.StatusNotFound, "", "")
 	assert.Equal(t, "Conversation with id '"+conv.ID+"' not found.", apiErr.Message)
 }
 
@@ -142,12 +143,12 @@ func TestConversationsRefusals(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("any").Responds("unused").Repeat()
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	ctx := t.Context()
 	const unknown = "conv_x"
 	want404 := func(what string, err error) {
 		t.Helper()
-		apiErr := rsWantError(t, what, err, http.StatusNotFound, "", "")
+		apiErr := e2e.WantInvalidRequest(t, what, err, http.StatusNotFound, "", "")
 		assert.Equal(t, "Conversation with id 'conv_x' not found.", apiErr.Message, what)
 	}
 	_, err := client.Conversations.Get(ctx, unknown)
@@ -169,7 +170,7 @@ func TestConversationsRefusals(t *testing.T) {
 		{OfString: openai.String(unknown)},
 		{OfConversationObject: &responses.ResponseConversationParam{ID: unknown}},
 	} {
-		_, err = client.Responses.New(ctx, responses.ResponseNewParams{Model: rsModel, Input: rsString("Hi"), Conversation: conversation})
+		_, err = client.Responses.New(ctx, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("Hi"), Conversation: conversation})
 		want404("Responses.New", err)
 	}
 
@@ -181,29 +182,29 @@ func TestConversationsRefusals(t *testing.T) {
 		tooMany[i] = convMessage("Hi", responses.EasyInputMessageRoleUser)
 	}
 	_, err = client.Conversations.New(ctx, conversations.ConversationNewParams{Items: tooMany})
-	rsWantError(t, "21 items at creation", err, http.StatusBadRequest, "array_above_max_length", "items")
+	e2e.WantInvalidRequest(t, "21 items at creation", err, http.StatusBadRequest, "array_above_max_length", "items")
 	_, err = client.Conversations.Items.New(ctx, conv.ID, conversations.ItemNewParams{Items: tooMany})
-	rsWantError(t, "21 items added", err, http.StatusBadRequest, "array_above_max_length", "items")
+	e2e.WantInvalidRequest(t, "21 items added", err, http.StatusBadRequest, "array_above_max_length", "items")
 	_, err = client.Conversations.Items.New(ctx, conv.ID, conversations.ItemNewParams{
 		Items: []responses.ResponseInputItemUnionParam{responses.ResponseInputItemParamOfItemReference("msg_nowhere")}})
-	rsWantError(t, "a reference to no item", err, http.StatusNotFound, "", "input")
+	e2e.WantInvalidRequest(t, "a reference to no item", err, http.StatusNotFound, "", "input")
 	_, err = client.Conversations.Items.Get(ctx, conv.ID, "msg_nowhere", conversations.ItemGetParams{})
-	rsWantError(t, "an unknown item", err, http.StatusNotFound, "", "")
+	e2e.WantInvalidRequest(t, "an unknown item", err, http.StatusNotFound, "", "")
 
-	_, err = client.Responses.New(ctx, responses.ResponseNewParams{Model: rsModel, Input: rsString("Hi"),
+	_, err = client.Responses.New(ctx, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("Hi"),
 		Conversation:       responses.ResponseNewParamsConversationUnion{OfString: openai.String(conv.ID)},
 		PreviousResponseID: openai.String("resp_1")})
-	rsWantError(t, "conversation and previous_response_id", err, http.StatusBadRequest, "mutually_exclusive_parameters", "")
+	e2e.WantInvalidRequest(t, "conversation and previous_response_id", err, http.StatusBadRequest, "mutually_exclusive_parameters", "")
 
 	assert.Empty(t, convItemTexts(t, client, conv.ID))
 	assert.Equal(t, 1, sess.Pending(), "refused requests used no reply")
 	_, err = client.Responses.Get(ctx, conv.ID, responses.ResponseGetParams{})
-	rsWantError(t, "a conversation retrieved as a response", err, http.StatusNotFound, "", "")
+	e2e.WantInvalidRequest(t, "a conversation retrieved as a response", err, http.StatusNotFound, "", "")
 	err = client.Responses.Delete(ctx, conv.ID)
-	rsWantError(t, "a conversation deleted as a response", err, http.StatusNotFound, "", "")
-	_, err = client.Responses.New(ctx, responses.ResponseNewParams{Model: rsModel, Input: rsString("Hi"),
+	e2e.WantInvalidRequest(t, "a conversation deleted as a response", err, http.StatusNotFound, "", "")
+	_, err = client.Responses.New(ctx, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("Hi"),
 		PreviousResponseID: openai.String(conv.ID)})
-	rsWantError(t, "a conversation as previous_response_id", err, http.StatusBadRequest, "previous_response_not_found", "previous_response_id")
+	e2e.WantInvalidRequest(t, "a conversation as previous_response_id", err, http.StatusBadRequest, "previous_response_not_found", "previous_response_id")
 	_, err = client.Conversations.Get(ctx, conv.ID)
 	require.NoError(t, err, "the conversation outlives the refusals")
 }
@@ -226,7 +227,7 @@ func TestResponsesConversationReadsAndAppends(t *testing.T) {
 			seen = slices.Clone(r.Messages)
 			return r.System == "Be brief." && len(r.Messages) > 1 && r.Messages[0].Content == "My name is Ada."
 		})).Responds("Nice to meet you.").Then("Your name is Ada.")
-		client := clientFor(sess, "k")
+		client := e2e.ClientFor(sess, "k")
 		ctx := t.Context()
 
 		conv, err := client.Conversations.New(ctx, conversations.ConversationNewParams{
@@ -236,20 +237,20 @@ func TestResponsesConversationReadsAndAppends(t *testing.T) {
 			}})
 		require.NoError(t, err)
 		byID := responses.ResponseNewParamsConversationUnion{OfString: openai.String(conv.ID)}
-		r1 := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString("Hello."), Conversation: byID}, stream)
+		r1 := e2e.Respond(t, client, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("Hello."), Conversation: byID}, stream)
 		assert.Equal(t, "Nice to meet you.", r1.OutputText())
 		assert.Equal(t, conv.ID, r1.Conversation.ID)
 
 		// The same prompt without the conversation: the conversation's
 		// items are counted in the usage.
-		alone := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Instructions: openai.String("Be brief."),
-			Input: rsItems(convMessage("My name is Ada.", responses.EasyInputMessageRoleUser),
+		alone := e2e.Respond(t, client, responses.ResponseNewParams{Model: e2e.ResponsesModel, Instructions: openai.String("Be brief."),
+			Input: e2e.InputItems(convMessage("My name is Ada.", responses.EasyInputMessageRoleUser),
 				convMessage("Hello.", responses.EasyInputMessageRoleUser)), Store: openai.Bool(false),
 			Metadata: shared.Metadata{"alone": "yes"}}, stream)
 		assert.Equal(t, alone.Usage.InputTokens, r1.Usage.InputTokens)
 
 		byObject := responses.ResponseNewParamsConversationUnion{OfConversationObject: &responses.ResponseConversationParam{ID: conv.ID}}
-		r2 := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString("What is my name?"), Conversation: byObject}, stream)
+		r2 := e2e.Respond(t, client, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("What is my name?"), Conversation: byObject}, stream)
 		assert.Equal(t, "Your name is Ada.", r2.OutputText())
 		assert.Greater(t, r2.Usage.InputTokens, r1.Usage.InputTokens)
 		mu.Lock()
@@ -267,7 +268,7 @@ func TestResponsesConversationReadsAndAppends(t *testing.T) {
 
 		// Every request of the conversation has the conversation's
 		// identity, and its turns count on.
-		entries := rsJournal(t, sess, 4) // the conversation's creation, r1, alone, r2
+		entries := e2e.JournalOf(t, sess, 4) // the conversation's creation, r1, alone, r2
 		assert.Equal(t, conv.ID, entries[1].Conversation)
 		assert.Equal(t, conv.ID, entries[3].Conversation)
 		assert.Equal(t, 3, entries[3].Turn)
@@ -294,7 +295,7 @@ func TestConversationsAreBoundedByTheHistory(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t, session.WithHistoryMaxBytes(16<<10))
 	sess.Chat("any").Responds("ok").Repeat()
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	ctx := t.Context()
 	item := func(text string) []responses.ResponseInputItemUnionParam {
 		return []responses.ResponseInputItemUnionParam{convMessage(text, responses.EasyInputMessageRoleUser)}
@@ -308,15 +309,15 @@ func TestConversationsAreBoundedByTheHistory(t *testing.T) {
 	assert.Equal(t, []string{"user: " + b}, convItemTexts(t, client, conv.ID), "the oldest item made room")
 
 	_, err = client.Conversations.Items.New(ctx, conv.ID, conversations.ItemNewParams{Items: item(tooBig)})
-	rsWantError(t, "items that never fit", err, http.StatusBadRequest, "", "items")
-	_, err = client.Responses.New(ctx, responses.ResponseNewParams{Model: rsModel, Input: rsString(tooBig),
+	e2e.WantInvalidRequest(t, "items that never fit", err, http.StatusBadRequest, "", "items")
+	_, err = client.Responses.New(ctx, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText(tooBig),
 		Conversation: responses.ResponseNewParamsConversationUnion{OfString: openai.String(conv.ID)}})
-	rsWantError(t, "input that never fits", err, http.StatusBadRequest, "", "input")
+	e2e.WantInvalidRequest(t, "input that never fits", err, http.StatusBadRequest, "", "input")
 	_, err = client.Conversations.New(ctx, conversations.ConversationNewParams{Items: item(tooBig)})
-	rsWantError(t, "a conversation that never fits", err, http.StatusBadRequest, "", "items")
+	e2e.WantInvalidRequest(t, "a conversation that never fits", err, http.StatusBadRequest, "", "items")
 	assert.Equal(t, []string{"user: " + b}, convItemTexts(t, client, conv.ID), "refusals change nothing")
 
-	r := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString("short"),
+	r := e2e.Respond(t, client, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("short"),
 		Conversation: responses.ResponseNewParamsConversationUnion{OfString: openai.String(conv.ID)}}, false)
 	assert.Equal(t, "ok", r.OutputText())
 	assert.Equal(t, []string{"user: " + b, "user: short", "assistant: ok"}, convItemTexts(t, client, conv.ID))
@@ -328,12 +329,12 @@ func TestConversationsBadInput(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	conv, err := client.Conversations.New(t.Context(), conversations.ConversationNewParams{
 		Items: []responses.ResponseInputItemUnionParam{convMessage("Hi", responses.EasyInputMessageRoleUser)}})
 	require.NoError(t, err)
 	base := sess.BaseURL() + "/conversations"
-	headers := join(selectorOf(sess), bearer("k"))
+	headers := e2e.Join(e2e.SelectorOf(sess), e2e.Bearer("k"))
 	many := make([]string, 17)
 	for i := range many {
 		many[i] = fmt.Sprintf(`"k%d":"v"`, i)
@@ -356,9 +357,9 @@ func TestConversationsBadInput(t *testing.T) {
 		{"PUT", "PUT", base + "/" + conv.ID, `{}`, 405, "", ""},
 		{"a deeper path", "GET", base + "/" + conv.ID + "/items/msg_1/more", "", 404, "", ""},
 	} {
-		r := call(t, srv.Client(), tt.method, tt.url, tt.body, headers...)
-		require.Equal(t, tt.status, r.status, "%s: %s", tt.name, r.body)
-		code, typ, param, _ := r.apiError(t)
+		r := e2e.Call(t, srv.Client(), tt.method, tt.url, tt.body, headers...)
+		require.Equal(t, tt.status, r.Status, "%s: %s", tt.name, r.Body)
+		code, typ, param, _ := r.APIError(t)
 		if tt.status == 400 {
 			assert.Equal(t, "invalid_request_error", typ, tt.name)
 			assert.Equal(t, tt.code, code, tt.name)
@@ -379,17 +380,17 @@ func TestResponsesConversationToolLoop(t *testing.T) {
 	sess := srv.NewSession(t)
 	sess.Chat("answer").When(scenario.HasToolResult("get_weather")).Responds("Sunny.")
 	sess.Chat("ask").When(scenario.ToolOffered("get_weather")).CallsTool("get_weather", `{"city":"Paris"}`)
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	conv, err := client.Conversations.New(t.Context(), conversations.ConversationNewParams{})
 	require.NoError(t, err)
 	inConv := responses.ResponseNewParamsConversationUnion{OfString: openai.String(conv.ID)}
 
-	r1 := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Tools: rsWeatherTools(),
-		Input: rsString("Weather in Paris?"), Conversation: inConv}, false)
+	r1 := e2e.Respond(t, client, responses.ResponseNewParams{Model: e2e.ResponsesModel, Tools: e2e.WeatherTools(),
+		Input: e2e.InputText("Weather in Paris?"), Conversation: inConv}, false)
 	require.Len(t, r1.Output, 1)
 	call := r1.Output[0].AsFunctionCall()
-	r2 := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Tools: rsWeatherTools(),
-		Input: rsItems(rsCallOutput(call.CallID, "18°C, sunny")), Conversation: inConv}, false)
+	r2 := e2e.Respond(t, client, responses.ResponseNewParams{Model: e2e.ResponsesModel, Tools: e2e.WeatherTools(),
+		Input: e2e.InputItems(e2e.CallOutput(call.CallID, "18°C, sunny")), Conversation: inConv}, false)
 	assert.Equal(t, "Sunny.", r2.OutputText())
 	assert.Equal(t, []string{"user: Weather in Paris?", "function_call", "function_call_output", "assistant: Sunny."},
 		convItemTexts(t, client, conv.ID))
@@ -401,13 +402,13 @@ func TestConversationItemsOfEveryTypeHaveIDs(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
-	client := clientFor(sess, "k")
-	r := call(t, srv.Client(), "POST", sess.BaseURL()+"/conversations",
+	client := e2e.ClientFor(sess, "k")
+	r := e2e.Call(t, srv.Client(), "POST", sess.BaseURL()+"/conversations",
 		`{"items":[{"type":"message","role":"user","content":"Hi"},{"type":"custom_tool_call_output","call_id":"c1","output":"x"}]}`,
-		join(selectorOf(sess), bearer("k"))...)
-	require.Equal(t, 200, r.status, r.body)
+		e2e.Join(e2e.SelectorOf(sess), e2e.Bearer("k"))...)
+	require.Equal(t, 200, r.Status, r.Body)
 	var conv conversations.Conversation
-	require.NoError(t, json.Unmarshal([]byte(r.body), &conv))
+	require.NoError(t, json.Unmarshal([]byte(r.Body), &conv))
 	page, err := client.Conversations.Items.List(t.Context(), conv.ID, conversations.ItemListParams{Order: conversations.ItemListParamsOrderAsc})
 	require.NoError(t, err)
 	require.Len(t, page.Data, 2)
@@ -431,7 +432,7 @@ func TestDuplicateItemsAreRefused(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("any").Responds("ok").Repeat()
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	ctx := t.Context()
 	first, err := client.Responses.New(ctx, responses.ResponseNewParams{Model: "gpt-4.1-mini",
 		Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("Hi")}})
@@ -441,7 +442,7 @@ func TestDuplicateItemsAreRefused(t *testing.T) {
 		first.Output[0].ID, responses.ResponseOutputMessageStatusCompleted)
 	_, err = client.Responses.New(ctx, responses.ResponseNewParams{Model: "gpt-4.1-mini", PreviousResponseID: openai.String(first.ID),
 		Input: responses.ResponseNewParamsInputUnion{OfInputItemList: responses.ResponseInputParam{again, convMessage("more", responses.EasyInputMessageRoleUser)}}})
-	rsWantError(t, "an output item sent again", err, http.StatusBadRequest, "", "input")
+	e2e.WantInvalidRequest(t, "an output item sent again", err, http.StatusBadRequest, "", "input")
 	var apiErr *openai.Error
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, "Duplicate item found with id "+first.Output[0].ID+". Remove duplicate items from your input and try again.", apiErr.Message)
@@ -453,6 +454,6 @@ func TestDuplicateItemsAreRefused(t *testing.T) {
 	require.NoError(t, err)
 	_, err = client.Conversations.Items.New(ctx, conv.ID, conversations.ItemNewParams{
 		Items: []responses.ResponseInputItemUnionParam{responses.ResponseInputItemParamOfItemReference(page.Data[0].ID)}})
-	rsWantError(t, "a reference to an item the conversation holds", err, http.StatusBadRequest, "", "items")
+	e2e.WantInvalidRequest(t, "a reference to an item the conversation holds", err, http.StatusBadRequest, "", "items")
 	assert.Equal(t, []string{"user: Hi"}, convItemTexts(t, client, conv.ID))
 }

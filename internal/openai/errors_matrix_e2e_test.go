@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
 	"github.com/openai/openai-go/v3"
@@ -48,12 +49,12 @@ func TestOpenAIErrorStatusMatrix(t *testing.T) {
 			sess := srv.NewSession(t)
 			reply := scenario.Reply{Error: &scenario.Error{Status: tc.status, Code: tc.code, Message: "scripted " + tc.code, Headers: tc.headers}}
 			sess.Chat("fail").Reply(reply).Times(4)
-			client := clientFor(sess, "k")
-			for _, api := range openaiAPIs {
+			client := e2e.ClientFor(sess, "k")
+			for _, api := range e2e.OpenAIAPIs() {
 				for _, stream := range []bool{false, true} {
-					_, err := api.call(context.Background(), client, stream)
+					_, err := api.Call(context.Background(), client, stream)
 					var apiErr *openai.Error
-					require.True(t, errors.As(err, &apiErr), "%s stream %t: %v (%T)", api.name, stream, err, err)
+					require.True(t, errors.As(err, &apiErr), "%s stream %t: %v (%T)", api.Name, stream, err, err)
 					assert.Equal(t, tc.status, apiErr.StatusCode)
 					assert.Equal(t, tc.openai, apiErr.Type)
 					assert.Equal(t, tc.code, apiErr.Code)
@@ -70,8 +71,8 @@ func TestOpenAIErrorStatusMatrix(t *testing.T) {
 	// is 503 here (Anthropic's is 529).
 	sess := srv.NewSession(t)
 	sess.Chat("kind").Reply(scenario.Reply{Error: &scenario.Error{Kind: scenario.ErrorOverloaded}})
-	client := clientFor(sess, "k")
-	_, err := client.Chat.Completions.New(context.Background(), userTurn("gpt-4o-mini", "Hi"))
+	client := e2e.ClientFor(sess, "k")
+	_, err := client.Chat.Completions.New(context.Background(), e2e.UserTurn("gpt-4o-mini", "Hi"))
 	var apiErr *openai.Error
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, http.StatusServiceUnavailable, apiErr.StatusCode)

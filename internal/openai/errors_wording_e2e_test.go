@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
 	"github.com/llmtestserver/llmtestserver/session"
@@ -38,8 +39,8 @@ func TestWrongKeyIsMaskedAsTheRealAPIMasksIt(t *testing.T) {
 		"sk-not-a-real-key": "sk-not-a*****-key",
 		"sk-proj-" + strings.Repeat("a", 40) + "abcd": "sk-proj-" + strings.Repeat("*", 40) + "abcd",
 	} {
-		client := clientFor(sess, key)
-		_, err := client.Chat.Completions.New(t.Context(), userTurn("gpt-4o-mini", "Hi"))
+		client := e2e.ClientFor(sess, key)
+		_, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4o-mini", "Hi"))
 		apiErr := apiErrorOf(t, err)
 		assert.Equal(t, http.StatusUnauthorized, apiErr.StatusCode, key)
 		assert.Equal(t, "invalid_request_error", apiErr.Type, key)
@@ -55,8 +56,8 @@ func TestChatWithoutModelIsWordedAsTheRealAPI(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
-	client := clientFor(sess, "k")
-	_, err := client.Chat.Completions.New(t.Context(), userTurn("", "Hi"))
+	client := e2e.ClientFor(sess, "k")
+	_, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn("", "Hi"))
 	apiErr := apiErrorOf(t, err)
 	assert.Equal(t, http.StatusBadRequest, apiErr.StatusCode)
 	assert.Equal(t, "invalid_request_error", apiErr.Type)
@@ -75,9 +76,9 @@ func TestScriptedRateLimitTypeAndMessageAgree(t *testing.T) {
 	sess := srv.NewSession(t)
 	requests := scenario.Reply{Error: &scenario.Error{Status: http.StatusTooManyRequests, Code: "rate_limit_exceeded", Type: "requests"}}
 	sess.Chat("limited").Reply(scenario.RateLimitedFor(1500*time.Millisecond), requests)
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 
-	_, err := client.Chat.Completions.New(t.Context(), userTurn("gpt-4o-mini", "Hi"))
+	_, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4o-mini", "Hi"))
 	apiErr := apiErrorOf(t, err)
 	assert.Equal(t, http.StatusTooManyRequests, apiErr.StatusCode)
 	assert.Equal(t, "rate_limit_exceeded", apiErr.Code)
@@ -86,7 +87,7 @@ func TestScriptedRateLimitTypeAndMessageAgree(t *testing.T) {
 		"Visit https://platform.openai.com/account/rate-limits to learn more.", apiErr.Message)
 	assert.NotContains(t, apiErr.Message, "requests")
 
-	_, err = client.Chat.Completions.New(t.Context(), userTurn("gpt-4o-mini", "Hi"))
+	_, err = client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4o-mini", "Hi"))
 	apiErr = apiErrorOf(t, err)
 	assert.Equal(t, "requests", apiErr.Type)
 	assert.Contains(t, apiErr.Message, "on requests per min (RPM)")
@@ -99,7 +100,7 @@ func TestRateLimitedSpeaksOfTokens(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("limited").Reply(scenario.RateLimited())
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	_, err := client.Responses.New(t.Context(), responses.ResponseNewParams{Model: "gpt-4o-mini",
 		Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("Hi")}})
 	apiErr := apiErrorOf(t, err)
@@ -115,9 +116,9 @@ func TestUnknownModelInEachAPIsWords(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t, session.OnlyModels("gpt-4o-mini"))
 	sess.Chat("unused").Responds("never")
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 
-	_, err := client.Chat.Completions.New(t.Context(), userTurn("gpt-nope", "Hi"))
+	_, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-nope", "Hi"))
 	apiErr := apiErrorOf(t, err)
 	assert.Equal(t, http.StatusNotFound, apiErr.StatusCode)
 	assert.Equal(t, "model_not_found", apiErr.Code)
@@ -142,7 +143,7 @@ func TestUnknownModelInEachAPIsWords(t *testing.T) {
 		assert.Equal(t, "model", apiErr.Param)
 		assert.Equal(t, "The requested model 'gpt-nope' does not exist. This session serves only: gpt-4o-mini.", apiErr.Message)
 	}
-	entries := journalOf(t, sess, 3)
+	entries := e2e.JournalOf(t, sess, 3)
 	for _, e := range entries {
 		assert.Equal(t, "model_not_found", e.ErrorCode)
 		assert.Equal(t, "gpt-nope", e.Model)

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 )
 
@@ -19,12 +20,12 @@ func TestInputItemsLimitBounds(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("any").Responds("ok")
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	resp, err := client.Responses.New(t.Context(), responses.ResponseNewParams{Model: "gpt-4.1-mini",
 		Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("Hi")}})
 	require.NoError(t, err)
 	base := sess.BaseURL() + "/responses/" + resp.ID + "/input_items"
-	headers := join(selectorOf(sess), bearer("k"))
+	headers := e2e.Join(e2e.SelectorOf(sess), e2e.Bearer("k"))
 	for _, tt := range []struct {
 		query, code, param string
 		status             int
@@ -38,10 +39,10 @@ func TestInputItemsLimitBounds(t *testing.T) {
 		{"?order=asc&limit=1", "", "", 200},
 		{"", "", "", 200},
 	} {
-		r := call(t, srv.Client(), "GET", base+tt.query, "", headers...)
-		require.Equal(t, tt.status, r.status, "%s: %s", tt.query, r.body)
+		r := e2e.Call(t, srv.Client(), "GET", base+tt.query, "", headers...)
+		require.Equal(t, tt.status, r.Status, "%s: %s", tt.query, r.Body)
 		if tt.status == 400 {
-			code, _, param, _ := r.apiError(t)
+			code, _, param, _ := r.APIError(t)
 			assert.Equal(t, tt.code, code, tt.query)
 			assert.Equal(t, tt.param, param, tt.query)
 		}

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
 	"github.com/openai/openai-go/v3"
@@ -32,7 +33,7 @@ func TestResponsesItemReferenceResolvesToTheStoredItem(t *testing.T) {
 		seen = slices.Clone(r.Messages)
 		return true
 	})).Responds("Four.").Repeat()
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	ctx := t.Context()
 	lastSeen := func() []scenario.Message {
 		mu.Lock()
@@ -40,7 +41,7 @@ func TestResponsesItemReferenceResolvesToTheStoredItem(t *testing.T) {
 		return seen
 	}
 
-	r1 := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString("What is 2+2?")}, false)
+	r1 := e2e.Respond(t, client, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("What is 2+2?")}, false)
 	question, err := client.Responses.InputItems.List(ctx, r1.ID, responses.InputItemListParams{})
 	require.NoError(t, err)
 	require.Len(t, question.Data, 1)
@@ -67,7 +68,7 @@ func TestResponsesItemReferenceResolvesToTheStoredItem(t *testing.T) {
 			convMessage("And 3+3?", responses.EasyInputMessageRoleUser),
 		},
 	} {
-		r2 := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsItems(input...)}, false)
+		r2 := e2e.Respond(t, client, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputItems(input...)}, false)
 		got := lastSeen()
 		require.Len(t, got, 4, name)
 		assert.Equal(t, []string{"user", "user", "assistant", "user"}, rolesOf(got), name)
@@ -75,7 +76,7 @@ func TestResponsesItemReferenceResolvesToTheStoredItem(t *testing.T) {
 		assert.Equal(t, "What is 2+2?", got[1].Content, name)
 		assert.Equal(t, "Four.", got[2].Content, name)
 
-		spelled := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Store: openai.Bool(false), Input: rsItems(
+		spelled := e2e.Respond(t, client, responses.ResponseNewParams{Model: e2e.ResponsesModel, Store: openai.Bool(false), Input: e2e.InputItems(
 			convMessage("Answer in words.", responses.EasyInputMessageRoleUser),
 			convMessage("What is 2+2?", responses.EasyInputMessageRoleUser),
 			convMessage("Four.", responses.EasyInputMessageRoleAssistant),
@@ -102,15 +103,15 @@ func TestResponsesItemReferenceUnknown(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("any").Responds("unused")
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	ctx := t.Context()
-	ref := rsItems(responses.ResponseInputItemParamOfItemReference("msg_nowhere"))
+	ref := e2e.InputItems(responses.ResponseInputItemParamOfItemReference("msg_nowhere"))
 
-	_, err := client.Responses.New(ctx, responses.ResponseNewParams{Model: rsModel, Input: ref})
-	apiErr := rsWantError(t, "an unknown reference", err, http.StatusNotFound, "", "input")
+	_, err := client.Responses.New(ctx, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: ref})
+	apiErr := e2e.WantInvalidRequest(t, "an unknown reference", err, http.StatusNotFound, "", "input")
 	assert.Equal(t, "Item with id 'msg_nowhere' not found.", apiErr.Message)
-	_, err = client.Responses.New(ctx, responses.ResponseNewParams{Model: rsModel, Input: ref, Store: openai.Bool(false)})
-	apiErr = rsWantError(t, "an unknown reference with store:false", err, http.StatusNotFound, "", "input")
+	_, err = client.Responses.New(ctx, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: ref, Store: openai.Bool(false)})
+	apiErr = e2e.WantInvalidRequest(t, "an unknown reference with store:false", err, http.StatusNotFound, "", "input")
 	assert.Equal(t, "Item with id 'msg_nowhere' not found. Items are not persisted when `store` is set to false. "+
 		"Try again with `store` set to true, or remove this item from your input.", apiErr.Message)
 	assert.Equal(t, 1, sess.Pending())

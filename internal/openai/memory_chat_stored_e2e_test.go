@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/session"
 )
@@ -30,11 +31,11 @@ func TestChatStoredRetainsAtMostTheHistoryMaxBytes(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t, session.WithJournal(2, journalBytes), session.WithHistoryMaxBytes(historyBytes))
 	sess.Chat("any").Responds("ok").Repeat()
-	client := clientFor(sess, "k")
-	input := bigText(inputBytes)
+	client := e2e.ClientFor(sess, "k")
+	input := e2e.BigText(inputBytes)
 	metadata := shared.Metadata{}
 	for _, k := range []string{"a", "b", "c", "d", "e", "f", "g", "h"} {
-		metadata[k] = bigText(512)
+		metadata[k] = e2e.BigText(512)
 	}
 	store := func() *openai.ChatCompletion {
 		params := openai.ChatCompletionNewParams{Model: csModel, Store: openai.Bool(true), Metadata: metadata,
@@ -48,12 +49,12 @@ func TestChatStoredRetainsAtMostTheHistoryMaxBytes(t *testing.T) {
 	}
 	store() // warm up
 
-	before := liveHeap()
+	before := e2e.LiveHeap()
 	var last *openai.ChatCompletion
 	for range requests {
 		last = store()
 	}
-	growth := liveHeap() - before
+	growth := e2e.LiveHeap() - before
 	t.Logf("%d stored completions of %d KiB messages: heap grew by %.2f MiB (history.max_bytes %d MiB)",
 		requests, inputBytes>>10, float64(growth)/(1<<20), historyBytes>>20)
 	// As for stored responses: the history keeps at most historyBytes, the

@@ -4,6 +4,7 @@ import (
 	goruntime "runtime"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/session"
 	"github.com/openai/openai-go/v3"
@@ -29,21 +30,21 @@ func TestConversationRetainsAtMostTheHistoryMaxBytes(t *testing.T) {
 	sess := srv.NewSession(t, session.WithJournal(2, journalBytes), session.WithHistoryMaxBytes(historyBytes),
 		session.IgnoreContextWindow())
 	sess.Chat("any").Responds("ok").Repeat()
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	conv, err := client.Conversations.New(t.Context(), conversations.ConversationNewParams{})
 	if err != nil {
 		t.Fatalf("Conversations.New: %v", err)
 	}
-	input := bigText(inputBytes)
-	params := responses.ResponseNewParams{Model: rsModel, Input: rsString(input), Store: openai.Bool(false),
+	input := e2e.BigText(inputBytes)
+	params := responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText(input), Store: openai.Bool(false),
 		Conversation: responses.ResponseNewParamsConversationUnion{OfString: openai.String(conv.ID)}}
-	rsRespond(t, client, params, false) // warm up
+	e2e.Respond(t, client, params, false) // warm up
 
-	before := liveHeap()
+	before := e2e.LiveHeap()
 	for range turns {
-		rsRespond(t, client, params, false)
+		e2e.Respond(t, client, params, false)
 	}
-	growth := liveHeap() - before
+	growth := e2e.LiveHeap() - before
 	t.Logf("%d turns of %d KiB inputs in one conversation: heap grew by %.2f MiB (history.max_bytes %d MiB)",
 		turns, inputBytes>>10, float64(growth)/(1<<20), historyBytes>>20)
 	// As in the responses' heap test: the history keeps at most

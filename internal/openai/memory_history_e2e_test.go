@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/journal"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
@@ -14,13 +15,6 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/responses"
 )
-
-// bigText is about n bytes of cheap-to-tokenize text. Every call returns
-// the same text, so that its token count is computed once per process;
-// each request still decodes its own copy.
-func bigText(n int) string {
-	return strings.Repeat("lorem ipsum dolor sit amet ", n/27+1)[:n]
-}
 
 // The heap a session's history retains is bounded by history.max_bytes,
 // whatever the inputs: 64 responses of 256 KiB inputs keep about 1 MiB,
@@ -38,16 +32,16 @@ func TestResponsesHistoryRetainsAtMostItsMaxBytes(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t, session.WithJournal(2, journalBytes), session.WithHistoryMaxBytes(historyBytes))
 	sess.Chat("any").Responds("ok").Repeat()
-	client := clientFor(sess, "k")
-	input := bigText(inputBytes)
-	rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString(input)}, false) // warm up
+	client := e2e.ClientFor(sess, "k")
+	input := e2e.BigText(inputBytes)
+	e2e.Respond(t, client, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText(input)}, false) // warm up
 
-	before := liveHeap()
+	before := e2e.LiveHeap()
 	var last *responses.Response
 	for range requests {
-		last = rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString(input)}, false)
+		last = e2e.Respond(t, client, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText(input)}, false)
 	}
-	growth := liveHeap() - before
+	growth := e2e.LiveHeap() - before
 	t.Logf("%d responses of %d KiB inputs: heap grew by %.2f MiB (history.max_bytes %d MiB)",
 		requests, inputBytes>>10, float64(growth)/(1<<20), historyBytes>>20)
 	// The history keeps at most historyBytes; the journal keeps two
@@ -77,26 +71,26 @@ func TestResponsesLongChainRetainsOnlyTheKeptLinks(t *testing.T) {
 	sess := srv.NewSession(t, session.WithJournal(2, 64<<10), session.WithHistory(2),
 		session.IgnoreContextWindow()) // the chain outgrows the model's window
 	sess.Chat("any").Responds("ok").Repeat()
-	client := clientFor(sess, "k")
-	input := bigText(inputBytes)
+	client := e2e.ClientFor(sess, "k")
+	input := e2e.BigText(inputBytes)
 
-	before := liveHeap()
+	before := e2e.LiveHeap()
 	var first, prev *responses.Response
 	var firstConv string
 	var inputTokens []int64
 	for i := range links {
-		params := responses.ResponseNewParams{Model: rsModel, Input: rsString(input)}
+		params := responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText(input)}
 		if prev != nil {
 			params.PreviousResponseID = openai.String(prev.ID)
 		}
-		prev = rsRespond(t, client, params, false)
+		prev = e2e.Respond(t, client, params, false)
 		inputTokens = append(inputTokens, prev.Usage.InputTokens)
 		if i == 0 {
 			first = prev
-			firstConv = rsJournal(t, sess, 1)[0].Conversation
+			firstConv = e2e.JournalOf(t, sess, 1)[0].Conversation
 		}
 	}
-	growth := liveHeap() - before
+	growth := e2e.LiveHeap() - before
 	t.Logf("a chain of %d links of %d KiB inputs, history capacity 2: heap grew by %.2f MiB",
 		links, inputBytes>>10, float64(growth)/(1<<20))
 	if limit := int64(2 << 20); growth > limit {
@@ -115,8 +109,8 @@ func TestResponsesLongChainRetainsOnlyTheKeptLinks(t *testing.T) {
 			t.Errorf("link %d: %d input tokens, want %d", k, inputTokens[k-1], want)
 		}
 	}
-	next, err := client.Responses.New(t.Context(), responses.ResponseNewParams{Model: rsModel,
-		Input: rsString("one more"), PreviousResponseID: openai.String(prev.ID)})
+	next, err := client.Responses.New(t.Context(), responses.ResponseNewParams{Model: e2e.ResponsesModel,
+		Input: e2e.InputText("one more"), PreviousResponseID: openai.String(prev.ID)})
 	if err != nil {
 		t.Fatalf("continuing the chain: %v", err)
 	}
@@ -126,7 +120,7 @@ func TestResponsesLongChainRetainsOnlyTheKeptLinks(t *testing.T) {
 	if want := 1024 + (shared-1024)/128*128; next.Usage.InputTokensDetails.CachedTokens != want {
 		t.Errorf("continuing: %d cached tokens, want %d", next.Usage.InputTokensDetails.CachedTokens, want)
 	}
-	eventually(t, "the last request is journaled", func() bool {
+	e2e.Eventually(t, "the last request is journaled", func() bool {
 		e, ok := sess.Journal().Last()
 		return ok && e.UserText == "one more"
 	})
@@ -156,31 +150,31 @@ func TestResponsesChainAfterEvictionMatchesAFullHistory(t *testing.T) {
 		sess.Chat("rest").Responds("ok").Repeat()
 	}
 	run := func(sess *session.Session) ([]*responses.Response, []journal.Entry) {
-		client := clientFor(sess, "k")
+		client := e2e.ClientFor(sess, "k")
 		var out []*responses.Response
 		var prev *responses.Response
 		next := func(input responses.ResponseNewParamsInputUnion) {
 			t.Helper()
-			params := responses.ResponseNewParams{Model: rsModel, Tools: rsWeatherTools(), Input: input,
+			params := responses.ResponseNewParams{Model: e2e.ResponsesModel, Tools: e2e.WeatherTools(), Input: input,
 				Instructions: openai.String("Be brief.")}
 			if prev != nil {
 				params.PreviousResponseID = openai.String(prev.ID)
 			}
-			prev = rsRespond(t, client, params, false)
+			prev = e2e.Respond(t, client, params, false)
 			out = append(out, prev)
 		}
-		next(rsItems(responses.ResponseInputItemParamOfMessage("You are a weather bot.", responses.EasyInputMessageRoleDeveloper),
+		next(e2e.InputItems(responses.ResponseInputItemParamOfMessage("You are a weather bot.", responses.EasyInputMessageRoleDeveloper),
 			responses.ResponseInputItemParamOfMessage(long+"What is the weather?", responses.EasyInputMessageRoleUser)))
 		call := prev.Output[0].AsFunctionCall()
-		next(rsItems(rsCallOutput(call.CallID, "sunny")))
+		next(e2e.InputItems(e2e.CallOutput(call.CallID, "sunny")))
 		for i := range 4 {
-			next(rsString(fmt.Sprint(long, "question ", i)))
+			next(e2e.InputText(fmt.Sprint(long, "question ", i)))
 		}
-		next(rsString("And the weather?"))
+		next(e2e.InputText("And the weather?"))
 		call = prev.Output[0].AsFunctionCall()
-		next(rsItems(rsCallOutput(call.CallID, "rainy")))
-		next(rsString("Thanks."))
-		return out, rsJournal(t, sess, len(out))
+		next(e2e.InputItems(e2e.CallOutput(call.CallID, "rainy")))
+		next(e2e.InputText("Thanks."))
+		return out, e2e.JournalOf(t, sess, len(out))
 	}
 	full := srv.NewSession(t, session.WithHistory(100))
 	script(full)
@@ -216,10 +210,10 @@ func TestResponsesChainAfterEvictionMatchesAFullHistory(t *testing.T) {
 
 	// A tool output for a call the chain never made is refused, after
 	// eviction as before.
-	client := clientFor(evicting, "k")
-	_, err := client.Responses.New(t.Context(), responses.ResponseNewParams{Model: rsModel,
-		PreviousResponseID: openai.String(gotResp[len(gotResp)-1].ID), Input: rsItems(rsCallOutput("call_unknown", "x"))})
-	rsWantError(t, "an output for an unknown call", err, http.StatusBadRequest, "", "input")
+	client := e2e.ClientFor(evicting, "k")
+	_, err := client.Responses.New(t.Context(), responses.ResponseNewParams{Model: e2e.ResponsesModel,
+		PreviousResponseID: openai.String(gotResp[len(gotResp)-1].ID), Input: e2e.InputItems(e2e.CallOutput("call_unknown", "x"))})
+	e2e.WantInvalidRequest(t, "an output for an unknown call", err, http.StatusBadRequest, "", "input")
 }
 
 // lastResult is the newest tool result, without its call ID, which differs

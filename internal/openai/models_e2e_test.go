@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/session"
 	"github.com/openai/openai-go/v3"
@@ -15,7 +16,7 @@ func TestModelsRoutes(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t, session.OnlyModels("gpt-4.1-mini", "my-fine-tune"))
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	page, err := client.Models.List(context.Background())
 	if err != nil {
 		t.Fatal(err)

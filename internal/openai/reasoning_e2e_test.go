@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
 	"github.com/llmtestserver/llmtestserver/session"
@@ -27,7 +28,7 @@ func reasoningSession(t *testing.T, reply scenario.Reply) (*session.Session, ope
 	t.Helper()
 	sess := llmtest.NewServer(t).NewSession(t)
 	sess.Chat("any").Reply(reply).Repeat()
-	return sess, clientFor(sess, "k")
+	return sess, e2e.ClientFor(sess, "k")
 }
 
 // visibleTokens is the output tokens of the answer's visible part: what
@@ -46,7 +47,7 @@ func TestReasoningModelResponse(t *testing.T) {
 	t.Parallel()
 	_, client := reasoningSession(t, scenario.Text("The answer is 4."))
 
-	resp, err := client.Responses.New(t.Context(), responses.ResponseNewParams{Model: rsReasoningModel, Input: rsString("2+2?")})
+	resp, err := client.Responses.New(t.Context(), responses.ResponseNewParams{Model: rsReasoningModel, Input: e2e.InputText("2+2?")})
 	require.NoError(t, err)
 	require.Len(t, resp.Output, 2)
 	rs, ok := resp.Output[0].AsAny().(responses.ResponseReasoningItem)
@@ -67,13 +68,13 @@ func TestReasoningModelResponse(t *testing.T) {
 	assert.Equal(t, max(4*visible, 64), u.OutputTokensDetails.ReasoningTokens)
 	assert.Equal(t, u.InputTokens+u.OutputTokens, u.TotalTokens)
 
-	low, err := client.Responses.New(t.Context(), responses.ResponseNewParams{Model: rsReasoningModel, Input: rsString("2+2?"),
+	low, err := client.Responses.New(t.Context(), responses.ResponseNewParams{Model: rsReasoningModel, Input: e2e.InputText("2+2?"),
 		Reasoning: shared.ReasoningParam{Effort: shared.ReasoningEffortHigh}})
 	require.NoError(t, err)
 	assert.Equal(t, shared.ReasoningEffortHigh, low.Reasoning.Effort)
 	assert.Equal(t, max(8*visibleTokens(low.Usage), 256), low.Usage.OutputTokensDetails.ReasoningTokens)
 
-	chat, err := client.Responses.New(t.Context(), responses.ResponseNewParams{Model: rsModel, Input: rsString("2+2?")})
+	chat, err := client.Responses.New(t.Context(), responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("2+2?")})
 	require.NoError(t, err)
 	require.Len(t, chat.Output, 1)
 	assert.Equal(t, "message", chat.Output[0].Type)
@@ -89,7 +90,7 @@ func TestReasoningSummaryStream(t *testing.T) {
 	t.Parallel()
 	thinking := "**Adding**\n\nTwo and two.\n\n**Checking**\n\nIt is four."
 	_, client := reasoningSession(t, scenario.Think(thinking, "4"))
-	params := responses.ResponseNewParams{Model: rsReasoningModel, Input: rsString("2+2?"),
+	params := responses.ResponseNewParams{Model: rsReasoningModel, Input: e2e.InputText("2+2?"),
 		Reasoning: shared.ReasoningParam{Summary: shared.ReasoningSummaryAuto}}
 
 	stream := client.Responses.NewStreaming(t.Context(), params)
@@ -185,7 +186,7 @@ func compact(names []string) []string {
 func TestReasoningItemsPassedBack(t *testing.T) {
 	t.Parallel()
 	sess, client := reasoningSession(t, scenario.Text("Paris."))
-	first, err := client.Responses.New(t.Context(), responses.ResponseNewParams{Model: rsReasoningModel, Input: rsString("Capital of France?"),
+	first, err := client.Responses.New(t.Context(), responses.ResponseNewParams{Model: rsReasoningModel, Input: e2e.InputText("Capital of France?"),
 		Store: param.NewOpt(false), Include: []responses.ResponseIncludable{responses.ResponseIncludableReasoningEncryptedContent}})
 	require.NoError(t, err)
 	rs := first.Output[0].AsReasoning()
@@ -204,9 +205,9 @@ func TestReasoningItemsPassedBack(t *testing.T) {
 		}
 	}
 	input = append(input, responses.ResponseInputItemParamOfMessage("And of Italy?", responses.EasyInputMessageRoleUser))
-	second, err := client.Responses.New(t.Context(), responses.ResponseNewParams{Model: rsReasoningModel, Input: rsItems(input...)})
+	second, err := client.Responses.New(t.Context(), responses.ResponseNewParams{Model: rsReasoningModel, Input: e2e.InputItems(input...)})
 	require.NoError(t, err)
-	entries := rsJournal(t, sess, 2)
+	entries := e2e.JournalOf(t, sess, 2)
 	assert.Equal(t, "And of Italy?", entries[1].UserText, "the conversation around the reasoning item reaches the scenarios")
 
 	page, err := client.Responses.InputItems.List(t.Context(), second.ID, responses.InputItemListParams{Order: responses.InputItemListParamsOrderAsc})
@@ -218,9 +219,9 @@ func TestReasoningItemsPassedBack(t *testing.T) {
 	assert.Contains(t, kept.RawJSON(), rs.EncryptedContent, "the item is kept as sent")
 
 	_, err = client.Responses.New(t.Context(), responses.ResponseNewParams{Model: rsReasoningModel,
-		Input: rsItems(responses.ResponseInputItemUnionParam{OfReasoning: &responses.ResponseReasoningItemParam{ID: rs.ID}},
+		Input: e2e.InputItems(responses.ResponseInputItemUnionParam{OfReasoning: &responses.ResponseReasoningItemParam{ID: rs.ID}},
 			responses.ResponseInputItemParamOfMessage("Hi", responses.EasyInputMessageRoleUser))})
-	apiErr := rsWantError(t, "reasoning item without summary", err, 400, "missing_required_parameter", "input[0].summary")
+	apiErr := e2e.WantInvalidRequest(t, "reasoning item without summary", err, 400, "missing_required_parameter", "input[0].summary")
 	assert.Contains(t, apiErr.Message, "input[0].summary")
 }
 
@@ -233,7 +234,7 @@ func TestReasoningChatTokens(t *testing.T) {
 	_, client := reasoningSession(t, scenario.Think("Two and two.", "4"))
 	const thinking = 4 // "Two", " and", " two", "."
 
-	got, err := client.Chat.Completions.New(t.Context(), userTurn("o3", "2+2?"))
+	got, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn("o3", "2+2?"))
 	require.NoError(t, err)
 	u := got.Usage
 	assert.Equal(t, "4", got.Choices[0].Message.Content)
@@ -242,14 +243,14 @@ func TestReasoningChatTokens(t *testing.T) {
 	assert.Equal(t, thinking+max(4*visible, 64), u.CompletionTokensDetails.ReasoningTokens, "the thinking and the hidden reasoning")
 	assert.NotContains(t, got.Choices[0].Message.RawJSON(), "Two and two", "chat shows no reasoning")
 
-	p := userTurn("o3", "2+2?")
+	p := e2e.UserTurn("o3", "2+2?")
 	p.ReasoningEffort = shared.ReasoningEffortLow
 	p.N = openai.Int(2)
 	low, err := client.Chat.Completions.New(t.Context(), p)
 	require.NoError(t, err)
 	assert.Equal(t, 2*(thinking+max(visible, 16)), low.Usage.CompletionTokensDetails.ReasoningTokens)
 
-	plain, err := client.Chat.Completions.New(t.Context(), userTurn("gpt-4.1-mini", "2+2?"))
+	plain, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4.1-mini", "2+2?"))
 	require.NoError(t, err)
 	assert.EqualValues(t, thinking, plain.Usage.CompletionTokensDetails.ReasoningTokens, "a chat model counts only the scripted thinking")
 }
@@ -261,20 +262,20 @@ func TestScriptedReasoningAndCachedTokens(t *testing.T) {
 	sess, client := reasoningSession(t, scenario.Reply{Text: "ok",
 		Usage: &scenario.Usage{Input: 2000, Output: 300, Reasoning: 200, CacheRead: 1024}})
 
-	resp, err := client.Responses.New(t.Context(), responses.ResponseNewParams{Model: rsReasoningModel, Input: rsString("hi")})
+	resp, err := client.Responses.New(t.Context(), responses.ResponseNewParams{Model: rsReasoningModel, Input: e2e.InputText("hi")})
 	require.NoError(t, err)
 	assert.EqualValues(t, 2000, resp.Usage.InputTokens)
 	assert.EqualValues(t, 1024, resp.Usage.InputTokensDetails.CachedTokens)
 	assert.EqualValues(t, 300, resp.Usage.OutputTokens)
 	assert.EqualValues(t, 200, resp.Usage.OutputTokensDetails.ReasoningTokens)
 
-	chat, err := client.Chat.Completions.New(t.Context(), userTurn("gpt-4.1-mini", "hi"))
+	chat, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4.1-mini", "hi"))
 	require.NoError(t, err)
 	assert.EqualValues(t, 1024, chat.Usage.PromptTokensDetails.CachedTokens)
 	assert.EqualValues(t, 200, chat.Usage.CompletionTokensDetails.ReasoningTokens)
 	assert.EqualValues(t, 2300, chat.Usage.TotalTokens)
 
-	u := rsJournal(t, sess, 2)[1].Usage
+	u := e2e.JournalOf(t, sess, 2)[1].Usage
 	assert.Equal(t, [4]int{2000, 1024, 300, 200}, [4]int{u.Input, u.CacheRead, u.Output, u.Reasoning})
 }
 
@@ -293,21 +294,21 @@ func TestResponsesRequiredFieldsPresent(t *testing.T) {
 	sess.Chat("refuse").When(scenario.UserContains("refuse")).Refuses("I can't help with that.").Repeat()
 	sess.Chat("fail").When(scenario.UserContains("fail")).Reply(scenario.FailStream("server_error", "The server had an error.")).Repeat()
 	sess.Chat("any").Reply(scenario.Think("**Hm**\n\nFine.", "Hello.")).Repeat()
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 
 	for _, tt := range []struct {
 		name   string
 		params responses.ResponseNewParams
 	}{
-		{"chat model", responses.ResponseNewParams{Model: rsModel, Input: rsString("hi")}},
-		{"reasoning with summary", responses.ResponseNewParams{Model: rsReasoningModel, Input: rsString("hi"),
+		{"chat model", responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("hi")}},
+		{"reasoning with summary", responses.ResponseNewParams{Model: rsReasoningModel, Input: e2e.InputText("hi"),
 			Reasoning: shared.ReasoningParam{Summary: shared.ReasoningSummaryDetailed},
 			Include:   []responses.ResponseIncludable{responses.ResponseIncludableReasoningEncryptedContent}}},
-		{"tool calls", responses.ResponseNewParams{Model: rsReasoningModel, Input: rsString("weather?"), Tools: rsWeatherTools(),
+		{"tool calls", responses.ResponseNewParams{Model: rsReasoningModel, Input: e2e.InputText("weather?"), Tools: e2e.WeatherTools(),
 			Reasoning: shared.ReasoningParam{Summary: shared.ReasoningSummaryAuto}}},
-		{"incomplete", responses.ResponseNewParams{Model: rsModel, Input: rsString("long"), MaxOutputTokens: param.NewOpt[int64](16)}},
-		{"refusal", responses.ResponseNewParams{Model: rsReasoningModel, Input: rsString("refuse")}},
-		{"failed", responses.ResponseNewParams{Model: rsReasoningModel, Input: rsString("fail")}},
+		{"incomplete", responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("long"), MaxOutputTokens: param.NewOpt[int64](16)}},
+		{"refusal", responses.ResponseNewParams{Model: rsReasoningModel, Input: e2e.InputText("refuse")}},
+		{"failed", responses.ResponseNewParams{Model: rsReasoningModel, Input: e2e.InputText("fail")}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if tt.name == "failed" {
@@ -428,7 +429,7 @@ func TestResponsesObfuscationOptOut(t *testing.T) {
 		require.NoError(t, stream.Close())
 		return n, padded, id
 	}
-	n, padded, id := deltas(client.Responses.NewStreaming(t.Context(), responses.ResponseNewParams{Model: rsModel, Input: rsString("hi"),
+	n, padded, id := deltas(client.Responses.NewStreaming(t.Context(), responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("hi"),
 		StreamOptions: responses.ResponseNewParamsStreamOptions{IncludeObfuscation: openai.Bool(false)}}))
 	require.Positive(t, n)
 	assert.Zero(t, padded, "include_obfuscation false")

@@ -2,7 +2,6 @@ package openai_test
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"reflect"
@@ -10,66 +9,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/journal"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
 	"github.com/llmtestserver/llmtestserver/session"
 	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/packages/ssestream"
 	"github.com/openai/openai-go/v3/responses"
 )
-
-// rsModel is the model the Responses tests talk to.
-const rsModel = "gpt-4.1-mini"
-
-// rsString is a plain-text input.
-func rsString(text string) responses.ResponseNewParamsInputUnion {
-	return responses.ResponseNewParamsInputUnion{OfString: openai.String(text)}
-}
-
-// rsItems is an input of items.
-func rsItems(items ...responses.ResponseInputItemUnionParam) responses.ResponseNewParamsInputUnion {
-	return responses.ResponseNewParamsInputUnion{OfInputItemList: responses.ResponseInputParam(items)}
-}
-
-// rsCallOutput is a function_call_output item answering callID.
-func rsCallOutput(callID, output string) responses.ResponseInputItemUnionParam {
-	item := responses.ResponseInputItemParamOfFunctionCallOutput(output)
-	item.OfFunctionCallOutput.CallID = openai.String(callID)
-	return item
-}
-
-// rsWeatherTools offers the get_weather function.
-func rsWeatherTools() []responses.ToolUnionParam {
-	return []responses.ToolUnionParam{responses.ToolParamOfFunction("get_weather", map[string]any{
-		"type":       "object",
-		"properties": map[string]any{"city": map[string]any{"type": "string"}, "unit": map[string]any{"type": "string"}},
-		"required":   []string{"city"},
-	}, false)}
-}
-
-// rsJournal returns the journal once it holds n entries: a request is
-// journaled after its answer is written.
-func rsJournal(t *testing.T, sess *session.Session, n int) []journal.Entry {
-	t.Helper()
-	eventually(t, fmt.Sprintf("the journal holds %d entries", n), func() bool { return sess.Journal().Len() >= n })
-	return sess.Journal().Entries()
-}
-
-// rsWantError checks that err is openai-go's API error with this status,
-// code and param ("" for null).
-func rsWantError(t *testing.T, what string, err error, status int, code, param string) *openai.Error {
-	t.Helper()
-	var apiErr *openai.Error
-	if !errors.As(err, &apiErr) {
-		t.Fatalf("%s: err = %v (%T), want *openai.Error %d", what, err, err, status)
-	}
-	if apiErr.StatusCode != status || apiErr.Code != code || apiErr.Param != param || apiErr.Type != "invalid_request_error" {
-		t.Errorf("%s: error %d type %q code %q param %q (%s), want %d invalid_request_error code %q param %q",
-			what, apiErr.StatusCode, apiErr.Type, apiErr.Code, apiErr.Param, apiErr.Message, status, code, param)
-	}
-	return apiErr
-}
 
 // rsItem is an output item without its IDs.
 type rsItem struct {
@@ -112,77 +59,6 @@ func rsShapeOf(r *responses.Response) rsShape {
 	return s
 }
 
-// rsStreamed is what a Responses stream delivered, read with openai-go.
-type rsStreamed struct {
-	types     []string
-	completed responses.Response
-	// deltas are the text and argument deltas per item ID, concatenated.
-	deltas map[string]string
-}
-
-// rsCollect reads a whole openai-go Responses stream, checking the framing
-// the SDK leaves to its caller: sequence numbers from 0, created first,
-// completed last and once, and that every item's deltas add up to the item
-// the output_item.done event carries.
-func rsCollect(t *testing.T, stream *ssestream.Stream[responses.ResponseStreamEventUnion]) rsStreamed {
-	t.Helper()
-	defer stream.Close()
-	s := rsStreamed{deltas: map[string]string{}}
-	completed := 0
-	for stream.Next() {
-		ev := stream.Current()
-		if ev.SequenceNumber != int64(len(s.types)) {
-			t.Errorf("event %d (%s) has sequence_number %d", len(s.types), ev.Type, ev.SequenceNumber)
-		}
-		s.types = append(s.types, ev.Type)
-		switch e := ev.AsAny().(type) {
-		case responses.ResponseTextDeltaEvent:
-			s.deltas[e.ItemID] += e.Delta
-		case responses.ResponseFunctionCallArgumentsDeltaEvent:
-			s.deltas[e.ItemID] += e.Delta
-		case responses.ResponseOutputItemDoneEvent:
-			var whole string
-			switch e.Item.Type {
-			case "message":
-				for _, c := range e.Item.AsMessage().Content {
-					whole += c.Text
-				}
-			case "function_call":
-				whole = e.Item.AsFunctionCall().Arguments
-			}
-			if got := s.deltas[e.Item.ID]; got != whole {
-				t.Errorf("item %s: deltas add up to %q, output_item.done carries %q", e.Item.ID, got, whole)
-			}
-		case responses.ResponseCompletedEvent:
-			completed++
-			s.completed = e.Response
-		}
-	}
-	if err := stream.Err(); err != nil {
-		t.Fatalf("stream: %v", err)
-	}
-	if len(s.types) < 3 || s.types[0] != "response.created" || s.types[1] != "response.in_progress" ||
-		s.types[len(s.types)-1] != "response.completed" || completed != 1 {
-		t.Fatalf("event types %v: want response.created, response.in_progress … one response.completed last", s.types)
-	}
-	return s
-}
-
-// rsRespond answers params through openai-go, streamed or not, and returns
-// the response object: the body, or the response.completed event's.
-func rsRespond(t *testing.T, client openai.Client, params responses.ResponseNewParams, stream bool) *responses.Response {
-	t.Helper()
-	if !stream {
-		r, err := client.Responses.New(t.Context(), params)
-		if err != nil {
-			t.Fatalf("Responses.New: %v", err)
-		}
-		return r
-	}
-	s := rsCollect(t, client.Responses.NewStreaming(t.Context(), params))
-	return &s.completed
-}
-
 // rsToolLoop runs a three-request tool loop over the Responses API on a
 // fresh session, chained with previous_response_id: the question gets a
 // function_call, its function_call_output gets the answer, and a follow-up
@@ -190,14 +66,14 @@ func rsRespond(t *testing.T, client openai.Client, params responses.ResponseNewP
 // returns the shapes of the three responses.
 func rsToolLoop(t *testing.T, srv *llmtest.Server, stream bool) []rsShape {
 	t.Helper()
-	sess := srv.NewSession(t, session.OnlyModels(rsModel))
+	sess := srv.NewSession(t, session.OnlyModels(e2e.ResponsesModel))
 	sess.Chat("weather-followup").When(scenario.UserContains("tomorrow")).Responds("Tomorrow looks rainy.")
 	sess.Chat("weather-answer").When(scenario.HasToolResult("get_weather")).Responds("It is 18°C and sunny in Paris.")
 	sess.Chat("weather-ask").When(scenario.ToolOffered("get_weather")).CallsTool("get_weather", `{"city":"Paris","unit":"celsius"}`)
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 
-	r1 := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Tools: rsWeatherTools(),
-		Input: rsString("What is the weather in Paris?")}, stream)
+	r1 := e2e.Respond(t, client, responses.ResponseNewParams{Model: e2e.ResponsesModel, Tools: e2e.WeatherTools(),
+		Input: e2e.InputText("What is the weather in Paris?")}, stream)
 	if len(r1.Output) != 1 || r1.Output[0].Type != "function_call" {
 		t.Fatalf("first answer output = %s, want one function_call", r1.RawJSON())
 	}
@@ -210,19 +86,19 @@ func rsToolLoop(t *testing.T, srv *llmtest.Server, stream bool) []rsShape {
 		t.Errorf("first response id %q previous %q text %q", r1.ID, r1.PreviousResponseID, r1.OutputText())
 	}
 
-	r2 := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Tools: rsWeatherTools(),
-		PreviousResponseID: openai.String(r1.ID), Input: rsItems(rsCallOutput(call.CallID, "18C, sunny"))}, stream)
+	r2 := e2e.Respond(t, client, responses.ResponseNewParams{Model: e2e.ResponsesModel, Tools: e2e.WeatherTools(),
+		PreviousResponseID: openai.String(r1.ID), Input: e2e.InputItems(e2e.CallOutput(call.CallID, "18C, sunny"))}, stream)
 	if r2.OutputText() != "It is 18°C and sunny in Paris." || r2.PreviousResponseID != r1.ID || r2.ID == r1.ID {
 		t.Errorf("second response: text %q previous %q id %q, want the answer chained to %q", r2.OutputText(), r2.PreviousResponseID, r2.ID, r1.ID)
 	}
 
-	r3 := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel,
-		PreviousResponseID: openai.String(r2.ID), Input: rsString("And tomorrow?")}, stream)
+	r3 := e2e.Respond(t, client, responses.ResponseNewParams{Model: e2e.ResponsesModel,
+		PreviousResponseID: openai.String(r2.ID), Input: e2e.InputText("And tomorrow?")}, stream)
 	if r3.OutputText() != "Tomorrow looks rainy." || r3.PreviousResponseID != r2.ID {
 		t.Errorf("third response: text %q previous %q, want the follow-up chained to %q", r3.OutputText(), r3.PreviousResponseID, r2.ID)
 	}
 
-	entries := rsJournal(t, sess, 3)
+	entries := e2e.JournalOf(t, sess, 3)
 	if len(entries) != 3 {
 		t.Fatalf("journal holds %d entries, want 3", len(entries))
 	}
@@ -292,9 +168,9 @@ func TestResponsesStructuredOutput(t *testing.T) {
 	}
 	sess.Chat("weather").RespondsJSON(weather{City: "Paris", Temp: 21.5, Sunny: true}).
 		RespondsJSON(map[string]any{"city": "Paris", "temp": "warm"})
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	params := func(stream bool) responses.ResponseNewParams {
-		return responses.ResponseNewParams{Model: rsModel, Input: rsString(fmt.Sprint("Weather in Paris? stream=", stream)),
+		return responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText(fmt.Sprint("Weather in Paris? stream=", stream)),
 			Text: responses.ResponseTextConfigParam{Format: responses.ResponseFormatTextConfigUnionParam{
 				OfJSONSchema: &responses.ResponseFormatTextJSONSchemaConfigParam{Name: "weather", Strict: openai.Bool(true),
 					Schema: map[string]any{
@@ -306,7 +182,7 @@ func TestResponsesStructuredOutput(t *testing.T) {
 						"additionalProperties": false,
 					}}}}}
 	}
-	r := rsRespond(t, client, params(false), false)
+	r := e2e.Respond(t, client, params(false), false)
 	var got weather
 	if err := json.Unmarshal([]byte(r.OutputText()), &got); err != nil || got != (weather{"Paris", 21.5, true}) {
 		t.Errorf("output %q decodes to %+v (%v)", r.OutputText(), got, err)
@@ -314,11 +190,11 @@ func TestResponsesStructuredOutput(t *testing.T) {
 	if f := r.Text.Format; f.Type != "json_schema" || f.Name != "weather" || !f.Strict || f.Schema["type"] != "object" {
 		t.Errorf("text.format echoed as %+v", f)
 	}
-	r = rsRespond(t, client, params(true), true)
+	r = e2e.Respond(t, client, params(true), true)
 	if r.OutputText() != `{"city":"Paris","temp":"warm"}` {
 		t.Errorf("non-conforming reply changed: %q", r.OutputText())
 	}
-	entries := rsJournal(t, sess, 2)
+	entries := e2e.JournalOf(t, sess, 2)
 	if len(entries[0].SchemaErrors) != 0 || len(entries[1].SchemaErrors) == 0 {
 		t.Errorf("schema errors %q then %q, want none then some", entries[0].SchemaErrors, entries[1].SchemaErrors)
 	}
@@ -337,20 +213,20 @@ func TestResponsesStatelessToolLoop(t *testing.T) {
 	sess.Chat("more").When(scenario.UserContains("More")).Responds("More sun.")
 	sess.Chat("answer").When(scenario.HasToolResult("get_weather")).Responds("Sunny.")
 	sess.Chat("ask").When(scenario.ToolOffered("get_weather")).CallsTool("get_weather", `{"city":"Paris"}`)
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	history := []responses.ResponseInputItemUnionParam{
 		responses.ResponseInputItemParamOfMessage("Weather?", responses.EasyInputMessageRoleUser)}
 	next := func(tools []responses.ToolUnionParam) *responses.Response {
 		t.Helper()
-		r := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Tools: tools, Store: openai.Bool(false),
-			Input: rsItems(history...)}, false)
+		r := e2e.Respond(t, client, responses.ResponseNewParams{Model: e2e.ResponsesModel, Tools: tools, Store: openai.Bool(false),
+			Input: e2e.InputItems(history...)}, false)
 		for _, it := range r.Output {
 			switch it.Type {
 			case "function_call":
 				fc := it.AsFunctionCall()
 				item := responses.ResponseInputItemParamOfFunctionCall(fc.Arguments, fc.CallID, fc.Name)
 				item.OfFunctionCall.ID = openai.String(fc.ID)
-				history = append(history, item, rsCallOutput(fc.CallID, "sunny"))
+				history = append(history, item, e2e.CallOutput(fc.CallID, "sunny"))
 			case "message":
 				msg := it.AsMessage().ToParam()
 				history = append(history, responses.ResponseInputItemUnionParam{OfOutputMessage: &msg})
@@ -358,17 +234,17 @@ func TestResponsesStatelessToolLoop(t *testing.T) {
 		}
 		return r
 	}
-	if r := next(rsWeatherTools()); r.Output[0].Type != "function_call" {
+	if r := next(e2e.WeatherTools()); r.Output[0].Type != "function_call" {
 		t.Fatalf("first answer %s, want a function call", r.RawJSON())
 	}
-	if r := next(rsWeatherTools()); r.OutputText() != "Sunny." {
+	if r := next(e2e.WeatherTools()); r.OutputText() != "Sunny." {
 		t.Errorf("second answer %q", r.OutputText())
 	}
 	history = append(history, responses.ResponseInputItemParamOfMessage("More?", responses.EasyInputMessageRoleUser))
 	if r := next(nil); r.OutputText() != "More sun." {
 		t.Errorf("third answer %q", r.OutputText())
 	}
-	entries := rsJournal(t, sess, 3)
+	entries := e2e.JournalOf(t, sess, 3)
 	for i, e := range entries {
 		if e.Conversation != entries[0].Conversation || e.Generation != 1 || e.Turn != []int{1, 1, 2}[i] {
 			t.Errorf("entry %d: conversation %s/%d turn %d, want one conversation, turns 1, 1, 2", i+1, e.Conversation, e.Generation, e.Turn)

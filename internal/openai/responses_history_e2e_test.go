@@ -1,28 +1,18 @@
 package openai_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/session"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/responses"
 )
-
-// rsObject decodes a response's raw JSON for comparison.
-func rsObject(t *testing.T, raw string) map[string]any {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal([]byte(raw), &m); err != nil {
-		t.Fatalf("response %q: %v", raw, err)
-	}
-	return m
-}
 
 // store:false answers but keeps nothing.
 func TestResponsesStoreFalseKeepsNothing(t *testing.T) {
@@ -30,21 +20,21 @@ func TestResponsesStoreFalseKeepsNothing(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("any").Responds("Not kept.").Repeat()
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	ctx := t.Context()
 	for _, stream := range []bool{false, true} {
-		r := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString("Forget me"),
+		r := e2e.Respond(t, client, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("Forget me"),
 			Store: openai.Bool(false)}, stream)
-		if r.OutputText() != "Not kept." || rsObject(t, r.RawJSON())["store"] != false {
-			t.Errorf("stream %v: text %q store %v, want the answer with store false", stream, r.OutputText(), rsObject(t, r.RawJSON())["store"])
+		if r.OutputText() != "Not kept." || e2e.DecodeObject(t, r.RawJSON())["store"] != false {
+			t.Errorf("stream %v: text %q store %v, want the answer with store false", stream, r.OutputText(), e2e.DecodeObject(t, r.RawJSON())["store"])
 		}
 		_, err := client.Responses.Get(ctx, r.ID, responses.ResponseGetParams{})
-		rsWantError(t, "GET of an unstored response", err, http.StatusNotFound, "", "")
+		e2e.WantInvalidRequest(t, "GET of an unstored response", err, http.StatusNotFound, "", "")
 		_, err = client.Responses.InputItems.List(ctx, r.ID, responses.InputItemListParams{})
-		rsWantError(t, "input_items of an unstored response", err, http.StatusNotFound, "", "")
-		_, err = client.Responses.New(ctx, responses.ResponseNewParams{Model: rsModel, Input: rsString("Go on"),
+		e2e.WantInvalidRequest(t, "input_items of an unstored response", err, http.StatusNotFound, "", "")
+		_, err = client.Responses.New(ctx, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("Go on"),
 			PreviousResponseID: openai.String(r.ID)})
-		rsWantError(t, "chaining from an unstored response", err, http.StatusBadRequest, "previous_response_not_found", "previous_response_id")
+		e2e.WantInvalidRequest(t, "chaining from an unstored response", err, http.StatusBadRequest, "previous_response_not_found", "previous_response_id")
 	}
 }
 
@@ -56,21 +46,21 @@ func TestResponsesHistoryIsolation(t *testing.T) {
 	a, b := srv.NewSession(t), srv.NewSession(t)
 	a.Chat("a").Responds("From A.").Repeat()
 	b.Chat("b").Responds("From B.").Repeat()
-	clientA, clientB := clientFor(a, "k"), clientFor(b, "k")
+	clientA, clientB := e2e.ClientFor(a, "k"), e2e.ClientFor(b, "k")
 	ctx := t.Context()
 
-	rA := rsRespond(t, clientA, responses.ResponseNewParams{Model: rsModel, Input: rsString("Hi")}, false)
+	rA := e2e.Respond(t, clientA, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("Hi")}, false)
 	_, err := clientB.Responses.Get(ctx, rA.ID, responses.ResponseGetParams{})
-	rsWantError(t, "B retrieves A's response", err, http.StatusNotFound, "", "")
-	_, err = clientB.Responses.New(ctx, responses.ResponseNewParams{Model: rsModel, Input: rsString("Go on"),
+	e2e.WantInvalidRequest(t, "B retrieves A's response", err, http.StatusNotFound, "", "")
+	_, err = clientB.Responses.New(ctx, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("Go on"),
 		PreviousResponseID: openai.String(rA.ID)})
-	rsWantError(t, "B chains from A's response", err, http.StatusBadRequest, "previous_response_not_found", "previous_response_id")
+	e2e.WantInvalidRequest(t, "B chains from A's response", err, http.StatusBadRequest, "previous_response_not_found", "previous_response_id")
 	err = clientB.Responses.Delete(ctx, rA.ID)
-	rsWantError(t, "B deletes A's response", err, http.StatusNotFound, "", "")
+	e2e.WantInvalidRequest(t, "B deletes A's response", err, http.StatusNotFound, "", "")
 
 	// IDs are deterministic per session, so B's first response may well
 	// have A's ID: each session must still answer with its own.
-	rB := rsRespond(t, clientB, responses.ResponseNewParams{Model: rsModel, Input: rsString("Hi")}, false)
+	rB := e2e.Respond(t, clientB, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("Hi")}, false)
 	gotA, errA := clientA.Responses.Get(ctx, rA.ID, responses.ResponseGetParams{})
 	gotB, errB := clientB.Responses.Get(ctx, rB.ID, responses.ResponseGetParams{})
 	if errA != nil || errB != nil || gotA.OutputText() != "From A." || gotB.OutputText() != "From B." {
@@ -82,7 +72,7 @@ func TestResponsesHistoryIsolation(t *testing.T) {
 	if got, err := clientB.Responses.Get(ctx, rB.ID, responses.ResponseGetParams{}); err != nil || got.OutputText() != "From B." {
 		t.Errorf("after A deleted its response, B's: %v %q", err, got.OutputText())
 	}
-	r := rsRespond(t, clientB, responses.ResponseNewParams{Model: rsModel, Input: rsString("Go on"),
+	r := e2e.Respond(t, clientB, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("Go on"),
 		PreviousResponseID: openai.String(rB.ID)}, false)
 	if r.PreviousResponseID != rB.ID {
 		t.Errorf("B chains from its own response: previous %q", r.PreviousResponseID)
@@ -96,31 +86,31 @@ func TestResponsesHistoryEvictsAtCapacity(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t, session.WithHistory(2))
 	sess.Chat("any").Responds("ok").Repeat()
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	ctx := t.Context()
 	var ids []string
 	for i := range 3 {
-		r := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString(fmt.Sprint("question ", i))}, i == 1)
+		r := e2e.Respond(t, client, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText(fmt.Sprint("question ", i))}, i == 1)
 		ids = append(ids, r.ID)
 	}
 	_, err := client.Responses.Get(ctx, ids[0], responses.ResponseGetParams{})
-	rsWantError(t, "GET of the evicted response", err, http.StatusNotFound, "", "")
-	_, err = client.Responses.New(ctx, responses.ResponseNewParams{Model: rsModel, Input: rsString("Go on"),
+	e2e.WantInvalidRequest(t, "GET of the evicted response", err, http.StatusNotFound, "", "")
+	_, err = client.Responses.New(ctx, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("Go on"),
 		PreviousResponseID: openai.String(ids[0])})
-	rsWantError(t, "chaining from the evicted response", err, http.StatusBadRequest, "previous_response_not_found", "previous_response_id")
+	e2e.WantInvalidRequest(t, "chaining from the evicted response", err, http.StatusBadRequest, "previous_response_not_found", "previous_response_id")
 	for _, id := range ids[1:] {
 		if _, err := client.Responses.Get(ctx, id, responses.ResponseGetParams{}); err != nil {
 			t.Errorf("GET of kept response %s: %v", id, err)
 		}
 	}
-	r := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString("Go on"),
+	r := e2e.Respond(t, client, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("Go on"),
 		PreviousResponseID: openai.String(ids[2])}, false)
 	if r.PreviousResponseID != ids[2] {
 		t.Errorf("chaining from a kept response: previous %q", r.PreviousResponseID)
 	}
 	// That fourth response evicted the second.
 	_, err = client.Responses.Get(ctx, ids[1], responses.ResponseGetParams{})
-	rsWantError(t, "GET of the second response after a fourth", err, http.StatusNotFound, "", "")
+	e2e.WantInvalidRequest(t, "GET of the second response after a fourth", err, http.StatusNotFound, "", "")
 }
 
 // Reset forgets the stored responses.
@@ -129,18 +119,18 @@ func TestResponsesResetClearsHistory(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("any").Responds("ok").Repeat()
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	ctx := t.Context()
-	r := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString("Remember")}, false)
+	r := e2e.Respond(t, client, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("Remember")}, false)
 	if _, err := client.Responses.Get(ctx, r.ID, responses.ResponseGetParams{}); err != nil {
 		t.Fatalf("GET before Reset: %v", err)
 	}
 	sess.Reset()
 	_, err := client.Responses.Get(ctx, r.ID, responses.ResponseGetParams{})
-	rsWantError(t, "GET after Reset", err, http.StatusNotFound, "", "")
-	_, err = client.Responses.New(ctx, responses.ResponseNewParams{Model: rsModel, Input: rsString("Go on"),
+	e2e.WantInvalidRequest(t, "GET after Reset", err, http.StatusNotFound, "", "")
+	_, err = client.Responses.New(ctx, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("Go on"),
 		PreviousResponseID: openai.String(r.ID)})
-	rsWantError(t, "chaining after Reset", err, http.StatusBadRequest, "previous_response_not_found", "previous_response_id")
+	e2e.WantInvalidRequest(t, "chaining after Reset", err, http.StatusBadRequest, "previous_response_not_found", "previous_response_id")
 }
 
 // openai-go's GetStreaming (a GET with the JSON body {"stream":true}) and
@@ -151,16 +141,16 @@ func TestResponsesGetStreamingReplaysTheResponse(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("any").Responds("Replay me.")
-	client := clientFor(sess, "k")
-	r := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString("Hi")}, false)
+	client := e2e.ClientFor(sess, "k")
+	r := e2e.Respond(t, client, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("Hi")}, false)
 
-	raw := call(t, srv.Client(), http.MethodGet, sess.BaseURL()+"/responses/"+r.ID+"?stream=true", "", selectorOf(sess)...)
-	if ct := raw.header.Get("Content-Type"); raw.status != http.StatusOK || !strings.HasPrefix(ct, "text/event-stream") {
-		t.Errorf("GET ?stream=true: %d %s, want 200 text/event-stream", raw.status, ct)
+	raw := e2e.Call(t, srv.Client(), http.MethodGet, sess.BaseURL()+"/responses/"+r.ID+"?stream=true", "", e2e.SelectorOf(sess)...)
+	if ct := raw.Header.Get("Content-Type"); raw.Status != http.StatusOK || !strings.HasPrefix(ct, "text/event-stream") {
+		t.Errorf("GET ?stream=true: %d %s, want 200 text/event-stream", raw.Status, ct)
 	}
-	s := rsCollect(t, client.Responses.GetStreaming(t.Context(), r.ID, responses.ResponseGetParams{}))
-	if s.completed.ID != r.ID || !reflect.DeepEqual(rsShapeOf(&s.completed), rsShapeOf(r)) {
-		t.Errorf("replayed response %s, want %s", s.completed.RawJSON(), r.RawJSON())
+	s := e2e.CollectResponses(t, client.Responses.GetStreaming(t.Context(), r.ID, responses.ResponseGetParams{}))
+	if s.Completed.ID != r.ID || !reflect.DeepEqual(rsShapeOf(&s.Completed), rsShapeOf(r)) {
+		t.Errorf("replayed response %s, want %s", s.Completed.RawJSON(), r.RawJSON())
 	}
 }
 
@@ -172,17 +162,17 @@ func TestResponsesChainFromAKeptResponseSurvivesEviction(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t, session.WithHistory(2))
 	sess.Chat("any").Responds("ok").Repeat()
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	ctx := t.Context()
-	r := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString("Turn 1")}, false)
+	r := e2e.Respond(t, client, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("Turn 1")}, false)
 	for i := 2; i <= 3; i++ {
-		r = rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString(fmt.Sprint("Turn ", i)),
+		r = e2e.Respond(t, client, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText(fmt.Sprint("Turn ", i)),
 			PreviousResponseID: openai.String(r.ID)}, false)
 	}
 	if _, err := client.Responses.Get(ctx, r.ID, responses.ResponseGetParams{}); err != nil {
 		t.Fatalf("GET of the newest response: %v", err)
 	}
-	if _, err := client.Responses.New(ctx, responses.ResponseNewParams{Model: rsModel, Input: rsString("Turn 4"),
+	if _, err := client.Responses.New(ctx, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("Turn 4"),
 		PreviousResponseID: openai.String(r.ID)}); err != nil {
 		t.Errorf("chaining from the kept response %s: %v", r.ID, err)
 	}
@@ -195,26 +185,26 @@ func TestResponsesHistoryMaxBytes(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t, session.RequireAPIKey("k"), session.WithHistoryMaxBytes(64<<10))
 	sess.Chat("any").Responds("ok").Repeat()
-	sel := join(selectorOf(sess), bearer("k"))
+	sel := e2e.Join(e2e.SelectorOf(sess), e2e.Bearer("k"))
 	for _, body := range []string{`{"history":{"max_bytes":0}}`, `{"history":{"max_bytes":1073741825}}`} {
-		r := call(t, srv.Client(), http.MethodPut, srv.URL()+"/admin-api/config", body, sel...)
-		code, _, param, _ := r.apiError(t)
-		if r.status != http.StatusBadRequest || code != "invalid_configuration" || param != "history.max_bytes" {
-			t.Errorf("PUT %s: %d %s param %q, want 400 invalid_configuration param history.max_bytes", body, r.status, code, param)
+		r := e2e.Call(t, srv.Client(), http.MethodPut, srv.URL()+"/admin-api/config", body, sel...)
+		code, _, param, _ := r.APIError(t)
+		if r.Status != http.StatusBadRequest || code != "invalid_configuration" || param != "history.max_bytes" {
+			t.Errorf("PUT %s: %d %s param %q, want 400 invalid_configuration param history.max_bytes", body, r.Status, code, param)
 		}
 	}
 	if cfg, _ := sess.Config(); cfg.History.MaxBytes != 64<<10 {
 		t.Errorf("a refused configuration changed history.max_bytes to %d", cfg.History.MaxBytes)
 	}
 
-	client := clientFor(sess, "k")
-	small := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString("small")}, false)
-	big := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString(strings.Repeat("big ", 32<<10))}, false)
+	client := e2e.ClientFor(sess, "k")
+	small := e2e.Respond(t, client, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("small")}, false)
+	big := e2e.Respond(t, client, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText(strings.Repeat("big ", 32<<10))}, false)
 	if big.OutputText() != "ok" {
 		t.Errorf("the oversized request was answered %q, want ok", big.OutputText())
 	}
 	_, err := client.Responses.Get(t.Context(), big.ID, responses.ResponseGetParams{})
-	rsWantError(t, "GET of a response larger than history.max_bytes", err, http.StatusNotFound, "", "")
+	e2e.WantInvalidRequest(t, "GET of a response larger than history.max_bytes", err, http.StatusNotFound, "", "")
 	if _, err := client.Responses.Get(t.Context(), small.ID, responses.ResponseGetParams{}); err != nil {
 		t.Errorf("the oversized response evicted a kept one: %v", err)
 	}

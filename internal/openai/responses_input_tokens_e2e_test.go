@@ -10,14 +10,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/session"
 )
-
-// countString is the count parameters of a plain-text input.
-func countString(text string) responses.InputTokenCountParamsInputUnion {
-	return responses.InputTokenCountParamsInputUnion{OfString: openai.String(text)}
-}
 
 // POST /v1/responses/input_tokens counts what POST /v1/responses reports as
 // its input tokens for the same body (instructions and tools included),
@@ -27,28 +23,28 @@ func TestResponsesInputTokensCountsAsTheUsage(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("once").Responds("The only reply.") // not Repeat: a count must not take it
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	ctx := t.Context()
 
 	count, err := client.Responses.InputTokens.Count(ctx, responses.InputTokenCountParams{
-		Model: openai.String(rsModel), Input: countString("What is the weather in Paris?"),
-		Instructions: openai.String("Answer in one sentence."), Tools: rsWeatherTools(),
+		Model: openai.String(e2e.ResponsesModel), Input: e2e.CountInputText("What is the weather in Paris?"),
+		Instructions: openai.String("Answer in one sentence."), Tools: e2e.WeatherTools(),
 	})
 	require.NoError(t, err)
 	assert.Equal(t, "response.input_tokens", string(count.Object))
 
-	r, err := client.Responses.New(ctx, responses.ResponseNewParams{Model: rsModel,
-		Input: rsString("What is the weather in Paris?"), Instructions: openai.String("Answer in one sentence."),
-		Tools: rsWeatherTools()})
+	r, err := client.Responses.New(ctx, responses.ResponseNewParams{Model: e2e.ResponsesModel,
+		Input: e2e.InputText("What is the weather in Paris?"), Instructions: openai.String("Answer in one sentence."),
+		Tools: e2e.WeatherTools()})
 	require.NoError(t, err, "the reply is still there for the response")
 	assert.Equal(t, "The only reply.", r.OutputText())
 	assert.Equal(t, r.Usage.InputTokens, count.InputTokens)
 	assert.Greater(t, count.InputTokens, int64(0))
 
-	entries := rsJournal(t, sess, 2)
+	entries := e2e.JournalOf(t, sess, 2)
 	assert.Equal(t, "/v1/responses/input_tokens", entries[0].Path)
 	assert.Equal(t, http.StatusOK, entries[0].Status)
-	assert.Equal(t, rsModel, entries[0].Model)
+	assert.Equal(t, e2e.ResponsesModel, entries[0].Model)
 	assert.Equal(t, "What is the weather in Paris?", entries[0].UserText)
 	assert.Empty(t, entries[0].Scenario, "a count takes no reply")
 }
@@ -60,21 +56,21 @@ func TestResponsesInputTokensFollowsTheChain(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
 	sess.Chat("any").Responds("Paris is sunny today, with a light breeze from the west.").Repeat()
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	ctx := t.Context()
 
-	r1 := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString("Weather in Paris?"),
+	r1 := e2e.Respond(t, client, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("Weather in Paris?"),
 		Instructions: openai.String("Be brief.")}, false)
 	count, err := client.Responses.InputTokens.Count(ctx, responses.InputTokenCountParams{
-		Model: openai.String(rsModel), Input: countString("And tomorrow?"),
+		Model: openai.String(e2e.ResponsesModel), Input: e2e.CountInputText("And tomorrow?"),
 		Instructions: openai.String("Be brief."), PreviousResponseID: openai.String(r1.ID),
 	})
 	require.NoError(t, err)
-	r2 := rsRespond(t, client, responses.ResponseNewParams{Model: rsModel, Input: rsString("And tomorrow?"),
+	r2 := e2e.Respond(t, client, responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("And tomorrow?"),
 		Instructions: openai.String("Be brief."), PreviousResponseID: openai.String(r1.ID)}, false)
 	assert.Equal(t, r2.Usage.InputTokens, count.InputTokens)
 	alone, err := client.Responses.InputTokens.Count(ctx, responses.InputTokenCountParams{
-		Model: openai.String(rsModel), Input: countString("And tomorrow?"), Instructions: openai.String("Be brief."),
+		Model: openai.String(e2e.ResponsesModel), Input: e2e.CountInputText("And tomorrow?"), Instructions: openai.String("Be brief."),
 	})
 	require.NoError(t, err)
 	assert.Greater(t, count.InputTokens, alone.InputTokens, "the chain's turns count")
@@ -85,7 +81,7 @@ func TestResponsesInputTokensErrorsAsTheResponsesAPI(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t)
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	ctx := t.Context()
 	cases := []struct {
 		name  string
@@ -93,19 +89,19 @@ func TestResponsesInputTokensErrorsAsTheResponsesAPI(t *testing.T) {
 		resp  responses.ResponseNewParams
 	}{
 		{"unknown model",
-			responses.InputTokenCountParams{Model: openai.String("gpt-nonexistent"), Input: countString("Hi")},
-			responses.ResponseNewParams{Model: "gpt-nonexistent", Input: rsString("Hi")}},
+			responses.InputTokenCountParams{Model: openai.String("gpt-nonexistent"), Input: e2e.CountInputText("Hi")},
+			responses.ResponseNewParams{Model: "gpt-nonexistent", Input: e2e.InputText("Hi")}},
 		{"unknown previous_response_id",
-			responses.InputTokenCountParams{Model: openai.String(rsModel), Input: countString("Hi"),
+			responses.InputTokenCountParams{Model: openai.String(e2e.ResponsesModel), Input: e2e.CountInputText("Hi"),
 				PreviousResponseID: openai.String("resp_unknown")},
-			responses.ResponseNewParams{Model: rsModel, Input: rsString("Hi"), PreviousResponseID: openai.String("resp_unknown")}},
+			responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("Hi"), PreviousResponseID: openai.String("resp_unknown")}},
 		{"embedding model",
-			responses.InputTokenCountParams{Model: openai.String("text-embedding-3-small"), Input: countString("Hi")},
-			responses.ResponseNewParams{Model: "text-embedding-3-small", Input: rsString("Hi")}},
+			responses.InputTokenCountParams{Model: openai.String("text-embedding-3-small"), Input: e2e.CountInputText("Hi")},
+			responses.ResponseNewParams{Model: "text-embedding-3-small", Input: e2e.InputText("Hi")}},
 		{"tool output answering no call",
-			responses.InputTokenCountParams{Model: openai.String(rsModel), Input: responses.InputTokenCountParamsInputUnion{
-				OfResponseInputItemArray: []responses.ResponseInputItemUnionParam{rsCallOutput("call_none", "18C")}}},
-			responses.ResponseNewParams{Model: rsModel, Input: rsItems(rsCallOutput("call_none", "18C"))}},
+			responses.InputTokenCountParams{Model: openai.String(e2e.ResponsesModel), Input: responses.InputTokenCountParamsInputUnion{
+				OfResponseInputItemArray: []responses.ResponseInputItemUnionParam{e2e.CallOutput("call_none", "18C")}}},
+			responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputItems(e2e.CallOutput("call_none", "18C"))}},
 	}
 	for _, c := range cases {
 		_, countErr := client.Responses.InputTokens.Count(ctx, c.count)
@@ -122,11 +118,11 @@ func TestResponsesInputTokensErrorsAsTheResponsesAPI(t *testing.T) {
 		}
 	}
 	// A body that is no Responses request: no model.
-	_, err := client.Responses.InputTokens.Count(ctx, responses.InputTokenCountParams{Input: countString("Hi")})
-	rsWantError(t, "a count without a model", err, http.StatusBadRequest, "missing_required_parameter", "model")
+	_, err := client.Responses.InputTokens.Count(ctx, responses.InputTokenCountParams{Input: e2e.CountInputText("Hi")})
+	e2e.WantInvalidRequest(t, "a count without a model", err, http.StatusBadRequest, "missing_required_parameter", "model")
 	// Only POST counts.
-	r := call(t, sess.HTTPClient(), http.MethodGet, sess.BaseURL()+"/responses/input_tokens", "", bearer("k")...)
-	assert.Equal(t, http.StatusMethodNotAllowed, r.status)
+	r := e2e.Call(t, sess.HTTPClient(), http.MethodGet, sess.BaseURL()+"/responses/input_tokens", "", e2e.Bearer("k")...)
+	assert.Equal(t, http.StatusMethodNotAllowed, r.Status)
 }
 
 // Counting takes no scripted reply, however often it is asked.
@@ -135,12 +131,12 @@ func TestResponsesInputTokensTakesNoReply(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	sess := srv.NewSession(t, session.WithHistory(4))
 	sess.Chat("once").Responds("Kept for the response.")
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	ctx := t.Context()
 	before := sess.Pending()
 	for range 3 {
 		_, err := client.Responses.InputTokens.Count(ctx, responses.InputTokenCountParams{
-			Model: openai.String(rsModel), Input: countString("Hi")})
+			Model: openai.String(e2e.ResponsesModel), Input: e2e.CountInputText("Hi")})
 		require.NoError(t, err)
 	}
 	assert.Equal(t, before, sess.Pending())

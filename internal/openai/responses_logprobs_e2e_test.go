@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 )
 
@@ -22,7 +23,7 @@ func TestResponsesLogprobs(t *testing.T) {
 	sess := srv.NewSession(t)
 	const text = "The quick brown fox jumps over the lazy dog."
 	sess.Chat("any").Responds(text).Repeat()
-	client := clientFor(sess, "k")
+	client := e2e.ClientFor(sess, "k")
 	ctx := t.Context()
 	params := responses.ResponseNewParams{Model: "gpt-4.1-mini", TopLogprobs: openai.Int(3),
 		Include: []responses.ResponseIncludable{responses.ResponseIncludableMessageOutputTextLogprobs},

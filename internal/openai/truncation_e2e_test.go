@@ -3,6 +3,7 @@ package openai_test
 import (
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
 	"github.com/openai/openai-go/v3"
@@ -20,8 +21,8 @@ func TestChatTruncatedAtMaxTokens(t *testing.T) {
 	t.Parallel()
 	sess := llmtest.NewServer(t).NewSession(t)
 	sess.Chat("any").Responds(longReply).Repeat()
-	client := clientFor(sess, "k")
-	params := userTurn(replyModel, "Count")
+	client := e2e.ClientFor(sess, "k")
+	params := e2e.UserTurn(e2e.ReplyModel, "Count")
 	params.MaxCompletionTokens = openai.Int(3)
 
 	got, err := client.Chat.Completions.New(t.Context(), params)
@@ -31,7 +32,7 @@ func TestChatTruncatedAtMaxTokens(t *testing.T) {
 	assert.Equal(t, int64(3), got.Usage.CompletionTokens)
 
 	params.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
-	acc, deltas := streamText(t, client.Chat.Completions.NewStreaming(t.Context(), params))
+	acc, deltas := e2e.ReadChatStream(t, client.Chat.Completions.NewStreaming(t.Context(), params))
 	assert.Equal(t, "one two three", acc.Choices[0].Message.Content)
 	assert.Len(t, deltas, 3)
 	assert.Equal(t, "length", acc.Choices[0].FinishReason)
@@ -58,8 +59,8 @@ func TestTruncationKeepsAScriptedFinishReason(t *testing.T) {
 	t.Parallel()
 	sess := llmtest.NewServer(t).NewSession(t)
 	sess.Chat("any").Reply(scenario.Reply{Text: longReply, FinishReason: "stop"}).RespondsJSON(map[string]string{"answer": longReply})
-	client := clientFor(sess, "k")
-	params := userTurn(replyModel, "Count")
+	client := e2e.ClientFor(sess, "k")
+	params := e2e.UserTurn(e2e.ReplyModel, "Count")
 	params.MaxTokens = openai.Int(2)
 
 	got, err := client.Chat.Completions.New(t.Context(), params)
@@ -79,8 +80,8 @@ func TestTruncationDropsToolCallsAfterTheCut(t *testing.T) {
 	t.Parallel()
 	sess := llmtest.NewServer(t).NewSession(t)
 	sess.Chat("any").Reply(scenario.Reply{Text: longReply, ToolCalls: []scenario.ToolCall{{Name: "lookup", Arguments: `{"q":"x"}`}}}).Repeat()
-	client := clientFor(sess, "k")
-	params := userTurn(replyModel, "Count")
+	client := e2e.ClientFor(sess, "k")
+	params := e2e.UserTurn(e2e.ReplyModel, "Count")
 	params.MaxCompletionTokens = openai.Int(4)
 	got, err := client.Chat.Completions.New(t.Context(), params)
 	require.NoError(t, err)
@@ -102,8 +103,8 @@ func TestResponsesTruncatedAtMaxOutputTokens(t *testing.T) {
 	t.Parallel()
 	sess := llmtest.NewServer(t).NewSession(t)
 	sess.Chat("any").Responds(longReply).Repeat()
-	client := clientFor(sess, "k")
-	params := responses.ResponseNewParams{Model: rsModel, Input: rsString("Count"), MaxOutputTokens: openai.Int(16)}
+	client := e2e.ClientFor(sess, "k")
+	params := responses.ResponseNewParams{Model: e2e.ResponsesModel, Input: e2e.InputText("Count"), MaxOutputTokens: openai.Int(16)}
 	want := "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen"
 
 	got, err := client.Responses.New(t.Context(), params)

@@ -3,6 +3,7 @@ package openai_test
 import (
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/scenario"
 	"github.com/openai/openai-go/v3"
@@ -19,8 +20,8 @@ func TestValidateFunctionCallOutputByName(t *testing.T) {
 	t.Parallel()
 	sess := llmtest.NewServer(t).NewSession(t)
 	sess.Chat("call").CallsTool("get_weather", `{"city":"Paris"}`)
-	client := clientFor(sess, "k")
-	first, err := client.Responses.New(t.Context(), responses.ResponseNewParams{Model: "gpt-4.1-mini", Input: rsString("Weather in Paris?"),
+	client := e2e.ClientFor(sess, "k")
+	first, err := client.Responses.New(t.Context(), responses.ResponseNewParams{Model: "gpt-4.1-mini", Input: e2e.InputText("Weather in Paris?"),
 		Tools: []responses.ToolUnionParam{{OfFunction: &responses.FunctionToolParam{Name: "get_weather",
 			Parameters: map[string]any{"type": "object", "properties": map[string]any{}}}}}})
 	require.NoError(t, err)
@@ -39,7 +40,7 @@ func TestValidateFunctionCallOutputByName(t *testing.T) {
 				}}}}}
 	}
 	_, err = client.Responses.New(t.Context(), output("get_time"))
-	apiErr := openaiError(t, err)
+	apiErr := e2e.OpenAIError(t, err)
 	assert.Equal(t, 400, apiErr.StatusCode)
 	assert.Equal(t, "input", apiErr.Param)
 	assert.Equal(t, "No tool call found for function call output with name get_time.", apiErr.Message)
@@ -47,7 +48,7 @@ func TestValidateFunctionCallOutputByName(t *testing.T) {
 	params := output("")
 	params.Input.OfInputItemList[0].OfFunctionCallOutput.Name = param.Opt[string]{}
 	_, err = client.Responses.New(t.Context(), params)
-	apiErr = openaiError(t, err)
+	apiErr = e2e.OpenAIError(t, err)
 	assert.Equal(t, "missing_required_parameter", apiErr.Code)
 	assert.Equal(t, "input[0].call_id", apiErr.Param)
 	assert.Equal(t, 1, sess.Pending(), "refused outputs use no reply")

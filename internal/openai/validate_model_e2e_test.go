@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/session"
 )
 
@@ -17,7 +18,7 @@ import (
 func TestValidateReasoningModelSampling(t *testing.T) {
 	t.Parallel()
 	sess, client := validationSession(t)
-	p := userTurn("o4-mini", "Hi")
+	p := e2e.UserTurn("o4-mini", "Hi")
 	p.Temperature = openai.Float(0.5)
 	_, err := client.Chat.Completions.New(t.Context(), p)
 	requireRefused(t, sess, err, "unsupported_value", "temperature",
@@ -41,7 +42,7 @@ func TestValidateReasoningModelSampling(t *testing.T) {
 func TestValidateSamplingAtEffortNone(t *testing.T) {
 	t.Parallel()
 	sess, client := validationSession(t)
-	p := userTurn("gpt-5.1", "Hi")
+	p := e2e.UserTurn("gpt-5.1", "Hi")
 	p.Temperature = openai.Float(0.2)
 	p.ReasoningEffort = shared.ReasoningEffortLow
 	_, err := client.Chat.Completions.New(t.Context(), p)
@@ -68,14 +69,14 @@ func TestValidateStopOnReasoningModels(t *testing.T) {
 	sess, client := validationSession(t)
 	stop := openai.ChatCompletionNewParamsStopUnion{OfString: openai.String("END")}
 	for _, model := range []string{"gpt-5", "gpt-5-2025-08-07", "o4-mini", "gpt-5.2"} {
-		p := userTurn(model, "Hi")
+		p := e2e.UserTurn(model, "Hi")
 		p.Stop = stop
 		_, err := client.Chat.Completions.New(t.Context(), p)
 		requireRefused(t, sess, err, "unsupported_parameter", "stop", "Unsupported parameter: 'stop' is not supported with this model.")
 	}
 	sess.Chat("second").Responds("ok")
 	for _, model := range []string{"gpt-5.5", "gpt-4.1-mini"} {
-		p := userTurn(model, "Hi")
+		p := e2e.UserTurn(model, "Hi")
 		p.Stop = stop
 		_, err := client.Chat.Completions.New(t.Context(), p)
 		require.NoError(t, err, model)
@@ -88,12 +89,12 @@ func TestValidateStopOnReasoningModels(t *testing.T) {
 func TestValidateChatModelWithoutReasoningOrAudio(t *testing.T) {
 	t.Parallel()
 	sess, client := validationSession(t)
-	p := userTurn("gpt-4o-mini", "Hi")
+	p := e2e.UserTurn("gpt-4o-mini", "Hi")
 	p.ReasoningEffort = shared.ReasoningEffortLow
 	_, err := client.Chat.Completions.New(t.Context(), p)
 	requireRefused(t, sess, err, "", "", "Unrecognized request argument supplied: reasoning_effort")
 
-	p = userTurn("gpt-4o-mini", "Hi")
+	p = e2e.UserTurn("gpt-4o-mini", "Hi")
 	p.Modalities = []string{"text", "audio"}
 	_, err = client.Chat.Completions.New(t.Context(), p)
 	requireRefused(t, sess, err, "invalid_value", "modalities", "Invalid value: 'audio'. This model does not support audio output.")
@@ -110,14 +111,14 @@ func TestValidateChatModelWithoutReasoningOrAudio(t *testing.T) {
 func TestValidateResponsesModelParameters(t *testing.T) {
 	t.Parallel()
 	sess, client := validationSession(t)
-	_, err := client.Responses.New(t.Context(), responses.ResponseNewParams{Model: "gpt-5", Input: rsString("Hi"), Temperature: openai.Float(0.2)})
+	_, err := client.Responses.New(t.Context(), responses.ResponseNewParams{Model: "gpt-5", Input: e2e.InputText("Hi"), Temperature: openai.Float(0.2)})
 	requireRefused(t, sess, err, "unsupported_parameter", "temperature", "Unsupported parameter: 'temperature' is not supported with this model.")
 
-	_, err = client.Responses.New(t.Context(), responses.ResponseNewParams{Model: "gpt-4.1-mini", Input: rsString("Hi"),
+	_, err = client.Responses.New(t.Context(), responses.ResponseNewParams{Model: "gpt-4.1-mini", Input: e2e.InputText("Hi"),
 		Reasoning: shared.ReasoningParam{Effort: shared.ReasoningEffortHigh}})
 	requireRefused(t, sess, err, "unsupported_parameter", "reasoning.effort", "Unsupported parameter: 'reasoning.effort' is not supported with this model.")
 
-	resp, err := client.Responses.New(t.Context(), responses.ResponseNewParams{Model: "gpt-5", Input: rsString("Hi"),
+	resp, err := client.Responses.New(t.Context(), responses.ResponseNewParams{Model: "gpt-5", Input: e2e.InputText("Hi"),
 		Reasoning: shared.ReasoningParam{Effort: shared.ReasoningEffortHigh}})
 	require.NoError(t, err)
 	assert.Equal(t, "ok", resp.OutputText())
@@ -129,12 +130,12 @@ func TestValidateResponsesModelParameters(t *testing.T) {
 func TestValidateRulesOfAModelsFamily(t *testing.T) {
 	t.Parallel()
 	sess, client := validationSession(t, session.OnlyModels("o3-2099-01-01"))
-	p := userTurn("o3-2099-01-01", "Hi")
+	p := e2e.UserTurn("o3-2099-01-01", "Hi")
 	p.Temperature = openai.Float(0.5)
 	_, err := client.Chat.Completions.New(t.Context(), p)
 	requireRefused(t, sess, err, "unsupported_value", "temperature",
 		"Unsupported value: 'temperature' does not support 0.5 with this model. Only the default (1) value is supported.")
-	p = userTurn("o3-2099-01-01", "Hi")
+	p = e2e.UserTurn("o3-2099-01-01", "Hi")
 	p.MaxTokens = openai.Int(5)
 	_, err = client.Chat.Completions.New(t.Context(), p)
 	var apiErr *openai.Error
@@ -149,7 +150,7 @@ func TestValidateRulesOfAModelsFamily(t *testing.T) {
 func TestValidateEffortsOfEachModel(t *testing.T) {
 	t.Parallel()
 	sess, client := validationSession(t)
-	p := userTurn("gpt-5.1", "Hi")
+	p := e2e.UserTurn("gpt-5.1", "Hi")
 	p.ReasoningEffort = shared.ReasoningEffortMinimal
 	_, err := client.Chat.Completions.New(t.Context(), p)
 	requireRefused(t, sess, err, "unsupported_value", "reasoning_effort",
@@ -161,13 +162,13 @@ func TestValidateEffortsOfEachModel(t *testing.T) {
 		requireRefused(t, sess, err, "unsupported_value", "reasoning.effort",
 			"Unsupported value: 'none' is not supported with the '"+model+"' model. Supported values are: 'minimal', 'low', 'medium', and 'high'.")
 	}
-	p = userTurn("gpt-5-pro", "Hi")
+	p = e2e.UserTurn("gpt-5-pro", "Hi")
 	p.ReasoningEffort = shared.ReasoningEffortLow
 	_, err = client.Chat.Completions.New(t.Context(), p)
 	requireRefused(t, sess, err, "unsupported_value", "reasoning_effort",
 		"Unsupported value: 'reasoning_effort' does not support 'low' with this model. Supported values are: 'high'.")
 
-	p = userTurn("gpt-5", "Hi")
+	p = e2e.UserTurn("gpt-5", "Hi")
 	p.ReasoningEffort = shared.ReasoningEffortMinimal
 	_, err = client.Chat.Completions.New(t.Context(), p)
 	require.NoError(t, err, "gpt-5 takes minimal")

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
 	"github.com/llmtestserver/llmtestserver/session"
 )
@@ -21,7 +22,7 @@ import (
 // still there, and the journal records the 400.
 func requireRefused(t *testing.T, sess *session.Session, err error, code, param, message string) {
 	t.Helper()
-	apiErr := openaiError(t, err)
+	apiErr := e2e.OpenAIError(t, err)
 	assert.Equal(t, http.StatusBadRequest, apiErr.StatusCode)
 	assert.Equal(t, "invalid_request_error", apiErr.Type)
 	assert.Equal(t, code, apiErr.Code)
@@ -38,7 +39,7 @@ func validationSession(t *testing.T, opts ...session.Option) (*session.Session, 
 	t.Helper()
 	sess := llmtest.NewServer(t).NewSession(t, opts...)
 	sess.Chat("any").Responds("ok")
-	return sess, clientFor(sess, "k")
+	return sess, e2e.ClientFor(sess, "k")
 }
 
 // Shared parameters with stream options, used for a call that does not
@@ -46,12 +47,12 @@ func validationSession(t *testing.T, opts ...session.Option) (*session.Session, 
 func TestValidateStreamOptionsNeedStream(t *testing.T) {
 	t.Parallel()
 	sess, client := validationSession(t)
-	params := userTurn("gpt-4.1-mini", "Hi")
+	params := e2e.UserTurn("gpt-4.1-mini", "Hi")
 	params.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
 	_, err := client.Chat.Completions.New(t.Context(), params)
 	requireRefused(t, sess, err, "", "stream_options", "The 'stream_options' parameter is only allowed when 'stream' is enabled.")
 
-	acc, _ := streamText(t, client.Chat.Completions.NewStreaming(t.Context(), params))
+	acc, _ := e2e.ReadChatStream(t, client.Chat.Completions.NewStreaming(t.Context(), params))
 	assert.Equal(t, "ok", acc.Choices[0].Message.Content)
 }
 
@@ -59,7 +60,7 @@ func TestValidateStreamOptionsNeedStream(t *testing.T) {
 func TestValidateResponsesStreamOptionsNeedStream(t *testing.T) {
 	t.Parallel()
 	sess, client := validationSession(t)
-	params := responses.ResponseNewParams{Model: "gpt-4.1-mini", Input: rsString("Hi"),
+	params := responses.ResponseNewParams{Model: "gpt-4.1-mini", Input: e2e.InputText("Hi"),
 		StreamOptions: responses.ResponseNewParamsStreamOptions{IncludeObfuscation: openai.Bool(false)}}
 	_, err := client.Responses.New(t.Context(), params)
 	requireRefused(t, sess, err, "", "stream_options", "The 'stream_options' parameter is only allowed when 'stream' is enabled.")
@@ -70,22 +71,22 @@ func TestValidateResponsesStreamOptionsNeedStream(t *testing.T) {
 func TestValidateChatUnknownParameters(t *testing.T) {
 	t.Parallel()
 	sess, client := validationSession(t)
-	params := userTurn("gpt-4.1-mini", "Hi")
+	params := e2e.UserTurn("gpt-4.1-mini", "Hi")
 	params.SetExtraFields(map[string]any{"temprature": 0.5})
 	_, err := client.Chat.Completions.New(t.Context(), params)
 	requireRefused(t, sess, err, "", "", "Unrecognized request argument supplied: temprature")
 
-	r := rawCall(t, sess.HTTPClient(), http.MethodPost, sess.BaseURL()+"/chat/completions",
-		`{"model":"gpt-4.1-mini","messages":[{"role":"user","content":"Hi","cache":true}]}`, selectorOf(sess)...)
-	code, _, param, message := r.apiError(t)
-	assert.Equal(t, http.StatusBadRequest, r.status)
+	r := e2e.Call(t, sess.HTTPClient(), http.MethodPost, sess.BaseURL()+"/chat/completions",
+		`{"model":"gpt-4.1-mini","messages":[{"role":"user","content":"Hi","cache":true}]}`, e2e.SelectorOf(sess)...)
+	code, _, param, message := r.APIError(t)
+	assert.Equal(t, http.StatusBadRequest, r.Status)
 	assert.Equal(t, "unknown_parameter", code)
 	assert.Equal(t, "messages[0].cache", param)
 	assert.Equal(t, "Unknown parameter: 'messages[0].cache'.", message)
 	assert.Equal(t, 1, sess.Pending())
 
 	// Everything openai-go sends is known: a full request passes.
-	full := userTurn("gpt-4.1-mini", "Hi")
+	full := e2e.UserTurn("gpt-4.1-mini", "Hi")
 	full.Temperature, full.TopP, full.PresencePenalty = openai.Float(0.5), openai.Float(0.9), openai.Float(0.1)
 	full.Stop = openai.ChatCompletionNewParamsStopUnion{OfString: openai.String("END")}
 	full.LogitBias = map[string]int64{"50256": -100}
@@ -100,14 +101,14 @@ func TestValidateChatAnswerSentBackWhole(t *testing.T) {
 	t.Parallel()
 	sess, client := validationSession(t)
 	sess.Chat("second").Responds("again")
-	got, err := client.Chat.Completions.New(t.Context(), userTurn("gpt-4.1-mini", "Hi"))
+	got, err := client.Chat.Completions.New(t.Context(), e2e.UserTurn("gpt-4.1-mini", "Hi"))
 	require.NoError(t, err)
 	message := got.Choices[0].Message.RawJSON()
 	require.Contains(t, message, `"annotations"`)
-	r := rawCall(t, sess.HTTPClient(), http.MethodPost, sess.BaseURL()+"/chat/completions",
+	r := e2e.Call(t, sess.HTTPClient(), http.MethodPost, sess.BaseURL()+"/chat/completions",
 		`{"model":"gpt-4.1-mini","messages":[{"role":"user","content":"Hi"},`+message+`,{"role":"user","content":"More"}]}`,
-		selectorOf(sess)...)
-	assert.Equal(t, http.StatusOK, r.status, string(r.body))
+		e2e.SelectorOf(sess)...)
+	assert.Equal(t, http.StatusOK, r.Status, string(r.Body))
 }
 
 // The Responses API refuses unknown fields at the top level and nested,
@@ -131,22 +132,22 @@ func TestValidateResponsesUnknownParameters(t *testing.T) {
 		if c.input != "" {
 			body = `{"model":"gpt-4.1-mini","input":` + c.input + `}`
 		}
-		params := responses.ResponseNewParams{Model: "gpt-4.1-mini", Input: rsString("Hi")}
+		params := responses.ResponseNewParams{Model: "gpt-4.1-mini", Input: e2e.InputText("Hi")}
 		if c.extra != nil {
 			params.SetExtraFields(c.extra)
 			_, err := client.Responses.New(t.Context(), params)
 			requireRefused(t, sess, err, "unknown_parameter", c.param, "Unknown parameter: '"+c.param+"'.")
 			continue
 		}
-		r := rawCall(t, sess.HTTPClient(), http.MethodPost, sess.BaseURL()+"/responses", body, selectorOf(sess)...)
-		code, _, param, message := r.apiError(t)
-		assert.Equal(t, http.StatusBadRequest, r.status, body)
+		r := e2e.Call(t, sess.HTTPClient(), http.MethodPost, sess.BaseURL()+"/responses", body, e2e.SelectorOf(sess)...)
+		code, _, param, message := r.APIError(t)
+		assert.Equal(t, http.StatusBadRequest, r.Status, body)
 		assert.Equal(t, "unknown_parameter", code, body)
 		assert.Equal(t, c.param, param)
 		assert.Equal(t, "Unknown parameter: '"+c.param+"'.", message)
 	}
 
-	params := responses.ResponseNewParams{Model: "gpt-4.1-mini", Input: rsString("Hi")}
+	params := responses.ResponseNewParams{Model: "gpt-4.1-mini", Input: e2e.InputText("Hi")}
 	params.SetExtraFields(map[string]any{"reasoning_effort": "low"})
 	_, err := client.Responses.New(t.Context(), params)
 	requireRefused(t, sess, err, "unsupported_parameter", "",
@@ -159,13 +160,13 @@ func TestValidateAllowUnknownParameters(t *testing.T) {
 	t.Parallel()
 	sess, client := validationSession(t, session.AllowUnknownParameters())
 	sess.Chat("again").Responds("ok")
-	params := userTurn("gpt-4.1-mini", "Hi")
+	params := e2e.UserTurn("gpt-4.1-mini", "Hi")
 	params.SetExtraFields(map[string]any{"brand_new_knob": 3})
 	got, err := client.Chat.Completions.New(t.Context(), params)
 	require.NoError(t, err)
 	assert.Equal(t, "ok", got.Choices[0].Message.Content)
 
-	rparams := responses.ResponseNewParams{Model: "gpt-4.1-mini", Input: rsString("Hi")}
+	rparams := responses.ResponseNewParams{Model: "gpt-4.1-mini", Input: e2e.InputText("Hi")}
 	rparams.SetExtraFields(map[string]any{"brand_new_knob": 3})
 	resp, err := client.Responses.New(t.Context(), rparams)
 	require.NoError(t, err)
@@ -177,11 +178,11 @@ func TestValidateAllowUnknownParametersOverHTTP(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
 	for allow, want := range map[string]int{"true": http.StatusOK, "false": http.StatusBadRequest} {
-		c := createOverHTTP(t, srv, `{"allow_unknown_parameters":`+allow+`,"scenarios":[{"name":"g","match":{},"replies":[{"text":"ok"}]}]}`)
+		c := e2e.CreateOverHTTP(t, srv, `{"allow_unknown_parameters":`+allow+`,"scenarios":[{"name":"g","match":{},"replies":[{"text":"ok"}]}]}`)
 		sel := []string{session.HeaderSession, c.ID, session.HeaderSessionKey, c.Key}
-		r := call(t, srv.Client(), http.MethodPost, srv.URL()+"/v1/chat/completions",
-			`{"model":"gpt-4.1-mini","messages":[{"role":"user","content":"Hi"}],"brand_new_knob":1}`, join(sel, bearer("k"))...)
-		assert.Equal(t, want, r.status, "allow_unknown_parameters %s: %s", allow, r.body)
+		r := e2e.Call(t, srv.Client(), http.MethodPost, srv.URL()+"/v1/chat/completions",
+			`{"model":"gpt-4.1-mini","messages":[{"role":"user","content":"Hi"}],"brand_new_knob":1}`, e2e.Join(sel, e2e.Bearer("k"))...)
+		assert.Equal(t, want, r.Status, "allow_unknown_parameters %s: %s", allow, r.Body)
 	}
 }
 
@@ -190,14 +191,14 @@ func TestValidateAllowUnknownParametersOverHTTP(t *testing.T) {
 func TestValidateInvalidJSONBeforeUnknownFields(t *testing.T) {
 	t.Parallel()
 	sess, _ := validationSession(t)
-	headers := join(selectorOf(sess), bearer("k"))
+	headers := e2e.Join(e2e.SelectorOf(sess), e2e.Bearer("k"))
 	for path, body := range map[string]string{
 		"/chat/completions": `{"foo":1,"model":`,
 		"/responses":        `{"messages":[],"foo":1,"model":`,
 	} {
-		r := call(t, sess.HTTPClient(), "POST", sess.BaseURL()+path, body, headers...)
-		require.Equal(t, 400, r.status, path)
-		_, _, _, msg := r.apiError(t)
+		r := e2e.Call(t, sess.HTTPClient(), "POST", sess.BaseURL()+path, body, headers...)
+		require.Equal(t, 400, r.Status, path)
+		_, _, _, msg := r.APIError(t)
 		assert.Contains(t, msg, "We could not parse the JSON body of your request.", path)
 	}
 }
@@ -211,7 +212,7 @@ func TestValidateMetadataBounds(t *testing.T) {
 	for i := range 17 {
 		many[fmt.Sprintf("k%d", i)] = "v"
 	}
-	p := userTurn("gpt-4.1-mini", "Hi")
+	p := e2e.UserTurn("gpt-4.1-mini", "Hi")
 	p.Metadata = many
 	_, err := client.Chat.Completions.New(t.Context(), p)
 	requireRefused(t, sess, err, "object_above_max_properties", "metadata",

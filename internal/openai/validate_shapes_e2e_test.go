@@ -3,6 +3,7 @@ package openai_test
 import (
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/responses"
 	"github.com/stretchr/testify/assert"
@@ -33,7 +34,7 @@ func TestValidateChatRanges(t *testing.T) {
 		{func(p *openai.ChatCompletionNewParams) { p.N = openai.Int(0) }, "integer_below_min_value",
 			"Invalid 'n': integer below minimum value. Expected a value >= 1, but got 0 instead.", "n"},
 	} {
-		p := userTurn("gpt-4.1-mini", "Hi")
+		p := e2e.UserTurn("gpt-4.1-mini", "Hi")
 		c.set(&p)
 		_, err := client.Chat.Completions.New(t.Context(), p)
 		requireRefused(t, sess, err, c.code, c.param, c.message)
@@ -59,10 +60,10 @@ func TestValidateChatContentParts(t *testing.T) {
 	requireRefused(t, sess, err, "invalid_value", "messages[0].content[1].image_url.url",
 		"Invalid image URL: 'messages[0].content[1].image_url.url'. Expected a base64-encoded data URL with an image MIME type (e.g. 'data:image/png;base64,aW1nIGJ5dGVzIGhlcmU='), but got empty base64-encoded bytes.")
 
-	r := rawCall(t, sess.HTTPClient(), "POST", sess.BaseURL()+"/chat/completions",
-		`{"model":"gpt-4.1-mini","messages":[{"role":"user","content":[{"type":"image","text":"x"}]}]}`, selectorOf(sess)...)
-	code, _, param, message := r.apiError(t)
-	assert.Equal(t, 400, r.status)
+	r := e2e.Call(t, sess.HTTPClient(), "POST", sess.BaseURL()+"/chat/completions",
+		`{"model":"gpt-4.1-mini","messages":[{"role":"user","content":[{"type":"image","text":"x"}]}]}`, e2e.SelectorOf(sess)...)
+	code, _, param, message := r.APIError(t)
+	assert.Equal(t, 400, r.Status)
 	assert.Equal(t, "invalid_value", code)
 	assert.Equal(t, "messages[0].content[0].type", param)
 	assert.Equal(t, "Invalid value: 'image'. Supported values are: 'text', 'image_url', 'input_audio', and 'file'.", message)
@@ -79,7 +80,7 @@ func TestValidateResponsesShapes(t *testing.T) {
 	t.Parallel()
 	sess, client := validationSession(t)
 	base := func() responses.ResponseNewParams {
-		return responses.ResponseNewParams{Model: "gpt-4.1-mini", Input: rsString("Hi")}
+		return responses.ResponseNewParams{Model: "gpt-4.1-mini", Input: e2e.InputText("Hi")}
 	}
 	for _, c := range []struct {
 		tool  map[string]any
@@ -98,7 +99,7 @@ func TestValidateResponsesShapes(t *testing.T) {
 	p := base()
 	p.SetExtraFields(map[string]any{"tools": []any{map[string]any{"type": "calculator"}}})
 	_, err := client.Responses.New(t.Context(), p)
-	apiErr := openaiError(t, err)
+	apiErr := e2e.OpenAIError(t, err)
 	assert.Equal(t, "invalid_value", apiErr.Code)
 	assert.Equal(t, "tools[0].type", apiErr.Param)
 	assert.Contains(t, apiErr.Message, "Invalid value: 'calculator'. Supported values are: 'function', 'file_search',")
@@ -128,10 +129,10 @@ func TestValidateResponsesShapes(t *testing.T) {
 func TestValidateChatKnobType(t *testing.T) {
 	t.Parallel()
 	sess, _ := validationSession(t)
-	r := rawCall(t, sess.HTTPClient(), "POST", sess.BaseURL()+"/chat/completions",
-		`{"model":"gpt-4.1-mini","messages":[{"role":"user","content":"Hi"}],"temperature":"hot"}`, selectorOf(sess)...)
-	code, _, param, message := r.apiError(t)
-	assert.Equal(t, 400, r.status)
+	r := e2e.Call(t, sess.HTTPClient(), "POST", sess.BaseURL()+"/chat/completions",
+		`{"model":"gpt-4.1-mini","messages":[{"role":"user","content":"Hi"}],"temperature":"hot"}`, e2e.SelectorOf(sess)...)
+	code, _, param, message := r.APIError(t)
+	assert.Equal(t, 400, r.Status)
 	assert.Equal(t, "invalid_type", code)
 	assert.Equal(t, "temperature", param)
 	assert.Equal(t, "Invalid type for 'temperature': expected a number, but got a string instead.", message)

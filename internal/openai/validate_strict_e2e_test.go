@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/responses"
@@ -34,7 +35,7 @@ func TestValidateChatStrictResponseFormat(t *testing.T) {
 	t.Parallel()
 	sess, client := validationSession(t)
 	format := func(schema string, strict bool) openai.ChatCompletionNewParams {
-		p := userTurn("gpt-4.1-mini", "Weather?")
+		p := e2e.UserTurn("gpt-4.1-mini", "Weather?")
 		p.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{
 			JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{Name: "weather", Schema: schemaOf(t, schema), Strict: openai.Bool(strict)}}}
 		return p
@@ -60,7 +61,7 @@ func TestValidateChatStrictResponseFormat(t *testing.T) {
 func TestValidateChatStrictTool(t *testing.T) {
 	t.Parallel()
 	sess, client := validationSession(t)
-	p := userTurn("gpt-4.1-mini", "Weather?")
+	p := e2e.UserTurn("gpt-4.1-mini", "Weather?")
 	p.Tools = []openai.ChatCompletionToolUnionParam{
 		openai.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{Name: "lookup", Parameters: schemaOf(t, strictGood), Strict: openai.Bool(true)}),
 		openai.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{Name: "get_weather", Parameters: schemaOf(t, strictOptional), Strict: openai.Bool(true)}),
@@ -83,14 +84,14 @@ func TestValidateChatStrictTool(t *testing.T) {
 func TestValidateResponsesStrictSchemas(t *testing.T) {
 	t.Parallel()
 	sess, client := validationSession(t)
-	params := responses.ResponseNewParams{Model: "gpt-4.1-mini", Input: rsString("Weather?"),
+	params := responses.ResponseNewParams{Model: "gpt-4.1-mini", Input: e2e.InputText("Weather?"),
 		Text: responses.ResponseTextConfigParam{Format: responses.ResponseFormatTextConfigUnionParam{
 			OfJSONSchema: &responses.ResponseFormatTextJSONSchemaConfigParam{Name: "weather", Schema: schemaOf(t, strictNoAdditonal), Strict: openai.Bool(true)}}}}
 	_, err := client.Responses.New(t.Context(), params)
 	requireRefused(t, sess, err, "invalid_json_schema", "text.format.schema",
 		"Invalid schema for response_format 'weather': In context=(), 'additionalProperties' is required to be supplied and to be false.")
 
-	params = responses.ResponseNewParams{Model: "gpt-4.1-mini", Input: rsString("Weather?"), Tools: []responses.ToolUnionParam{
+	params = responses.ResponseNewParams{Model: "gpt-4.1-mini", Input: e2e.InputText("Weather?"), Tools: []responses.ToolUnionParam{
 		{OfFunction: &responses.FunctionToolParam{Name: "get_weather", Parameters: schemaOf(t, strictOptional), Strict: openai.Bool(true)}}}}
 	_, err = client.Responses.New(t.Context(), params)
 	requireRefused(t, sess, err, "invalid_function_parameters", "tools[0].parameters",
@@ -107,12 +108,12 @@ func TestValidateResponsesStrictSchemas(t *testing.T) {
 func TestValidateJSONObjectNeedsTheWordJSON(t *testing.T) {
 	t.Parallel()
 	sess, client := validationSession(t)
-	p := userTurn("gpt-4.1-mini", "List three colors.")
+	p := e2e.UserTurn("gpt-4.1-mini", "List three colors.")
 	p.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{OfJSONObject: &shared.ResponseFormatJSONObjectParam{}}
 	_, err := client.Chat.Completions.New(t.Context(), p)
 	requireRefused(t, sess, err, "", "messages", "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.")
 
-	rp := responses.ResponseNewParams{Model: "gpt-4.1-mini", Input: rsString("List three colors."),
+	rp := responses.ResponseNewParams{Model: "gpt-4.1-mini", Input: e2e.InputText("List three colors."),
 		Text: responses.ResponseTextConfigParam{Format: responses.ResponseFormatTextConfigUnionParam{OfJSONObject: &shared.ResponseFormatJSONObjectParam{}}}}
 	_, err = client.Responses.New(t.Context(), rp)
 	requireRefused(t, sess, err, "", "input", "Response input messages must contain the word 'json' in some form to use 'text.format' of type 'json_object'.")

@@ -1,10 +1,11 @@
-package llmtest_test
+package e2e
 
 import "runtime"
 
-// liveHeap returns the bytes of live heap objects, after collecting twice
+// LiveHeap returns the bytes of live heap objects, after collecting twice
 // so that objects freed by finalizers of the first collection are gone too.
-func liveHeap() int64 {
+// The tests of byte bounds measure what a session retains with it.
+func LiveHeap() int64 {
 	runtime.GC()
 	runtime.GC()
 	var ms runtime.MemStats

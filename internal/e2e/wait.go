@@ -1,14 +1,14 @@
-package goopenai_test
+package e2e
 
 import (
 	"testing"
 	"time"
 )
 
-// eventually polls cond until it holds, failing the test after 10 seconds.
+// Eventually polls cond until it holds, failing the test after 10 seconds.
 // It observes server state that has no event to wait on, such as a reply
 // being taken by a request that is still in flight.
-func eventually(t *testing.T, what string, cond func() bool) {
+func Eventually(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for !cond() {
