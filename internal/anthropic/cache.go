@@ -76,6 +76,11 @@ func (r *MessagesRequest) promptParts() ([]PromptPart, *apierr.Error) {
 		add(blockPart("system", &r.System[i]), fmt.Sprintf("system.%d", i))
 	}
 	for i := range r.Messages {
+		if r.ctx != nil {
+			if err := stopped(r.ctx); err != nil {
+				return nil, err
+			}
+		}
 		m := &r.Messages[i]
 		for k := range m.Content {
 			add(blockPart(m.Role, &m.Content[k]), fmt.Sprintf("messages.%d.content.%d", i, k))
@@ -159,40 +164,52 @@ func (p *PromptPart) setBreakpoint(cc *CacheControl) {
 
 func blockPart(section string, b *Block) PromptPart {
 	p := PromptPart{Key: section + ":" + blockKey(b)}
+	p.Text, p.Tokens = blockText(b)
 	p.setBreakpoint(b.CacheControl)
+	if b.Type == "tool_result" && !p.Breakpoint {
+		// A breakpoint on a block of the result marks the result's end.
+		for i := range b.Content {
+			if cc := b.Content[i].CacheControl; cc != nil {
+				p.setBreakpoint(cc)
+				break
+			}
+		}
+	}
+	return p
+}
+
+// blockText is what the tokenizer counts for a block, and the fixed count
+// added for what has no text (see PromptPart). A tool_result's is that of
+// its content blocks, which hold no tool_result (see toolResultContent).
+func blockText(b *Block) (text string, tokens int) {
 	switch b.Type {
 	case "text", "thinking":
-		p.Text = b.Text
+		return b.Text, 0
 	case "redacted_thinking":
+		return "", 0
 	case "tool_use":
-		p.Text = b.Name + "\n" + compactJSON(b.Input)
+		return b.Name + "\n" + compactJSON(b.Input), 0
 	case "tool_result":
 		texts := make([]string, 0, len(b.Content))
 		for i := range b.Content {
-			inner := blockPart(section, &b.Content[i])
-			texts = append(texts, inner.Text)
-			p.Tokens += inner.Tokens
-			if inner.Breakpoint && !p.Breakpoint {
-				p.Breakpoint, p.TTL = true, inner.TTL
-			}
+			t, n := blockText(&b.Content[i])
+			texts = append(texts, t)
+			tokens += n
 		}
-		p.Text = strings.Join(texts, "\n")
+		return strings.Join(texts, "\n"), tokens
 	case "image":
-		p.Tokens = ImageTokens
+		return "", ImageTokens
 	case "document":
 		var src struct {
 			Type string `json:"type"`
 			Data string `json:"data"`
 		}
 		if json.Unmarshal(b.Source, &src) == nil && src.Type == "text" {
-			p.Text = src.Data
-		} else {
-			p.Tokens = DocumentTokens
+			return src.Data, 0
 		}
-	default:
-		p.Text = canonical(b.Raw)
+		return "", DocumentTokens
 	}
-	return p
+	return canonical(b.Raw), 0
 }
 
 // blockKey is the canonical JSON of a block; a string content is keyed as

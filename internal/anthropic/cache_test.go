@@ -1,6 +1,7 @@
 package anthropic
 
 import (
+	"context"
 	"encoding/json"
 	"testing"
 
@@ -9,7 +10,7 @@ import (
 )
 
 func TestPromptParts(t *testing.T) {
-	r, err := DecodeMessages([]byte(`{"model":"m","max_tokens":5,
+	r, err := DecodeMessages(context.Background(), []byte(`{"model":"m","max_tokens":5,
 	  "tools":[{"name":"f","description":"d","input_schema":{"type":"object"},"cache_control":{"type":"ephemeral","ttl":"1h"}}],
 	  "system":[{"type":"text","text":"sys","cache_control":{"type":"ephemeral"}}],
 	  "messages":[{"role":"user","content":[{"type":"text","text":"hi"},{"type":"image","source":{"type":"url","url":"u"}},
@@ -32,7 +33,7 @@ func TestPromptParts(t *testing.T) {
 }
 
 func TestPromptPartsAutomatic(t *testing.T) {
-	r, err := DecodeMessages(body(t, map[string]any{"cache_control": map[string]any{"type": "ephemeral", "ttl": "1h"}}))
+	r, err := DecodeMessages(context.Background(), body(t, map[string]any{"cache_control": map[string]any{"type": "ephemeral", "ttl": "1h"}}))
 	require.Nil(t, err)
 	parts := r.PromptParts()
 	require.Len(t, parts, 1)
@@ -41,18 +42,18 @@ func TestPromptPartsAutomatic(t *testing.T) {
 }
 
 func TestPromptPartsKeysIgnoreBreakpoints(t *testing.T) {
-	a, err := DecodeMessages(body(t, map[string]any{"messages": []any{userMsg([]any{cached("same", "")})}}))
+	a, err := DecodeMessages(context.Background(), body(t, map[string]any{"messages": []any{userMsg([]any{cached("same", "")})}}))
 	require.Nil(t, err)
-	b, err := DecodeMessages(body(t, map[string]any{"messages": []any{userMsg("same")}}))
+	b, err := DecodeMessages(context.Background(), body(t, map[string]any{"messages": []any{userMsg("same")}}))
 	require.Nil(t, err)
 	assert.Equal(t, a.PromptParts()[0].Key, b.PromptParts()[0].Key)
-	c, err := DecodeMessages(body(t, map[string]any{"messages": []any{userMsg("q"), asstMsg("same")}}))
+	c, err := DecodeMessages(context.Background(), body(t, map[string]any{"messages": []any{userMsg("q"), asstMsg("same")}}))
 	require.Nil(t, err)
 	assert.NotEqual(t, b.PromptParts()[0].Key, c.PromptParts()[1].Key, "the role is part of the key")
 }
 
 func TestPromptPartsToolResult(t *testing.T) {
-	r, err := DecodeMessages(body(t, map[string]any{"messages": []any{userMsg("q"), asstMsg([]any{toolUse("t")}),
+	r, err := DecodeMessages(context.Background(), body(t, map[string]any{"messages": []any{userMsg("q"), asstMsg([]any{toolUse("t")}),
 		userMsg([]any{map[string]any{"type": "tool_result", "tool_use_id": "t", "content": []any{
 			map[string]any{"type": "text", "text": "a"}, map[string]any{"type": "image", "source": map[string]any{"type": "url", "url": "u"}},
 			cached("b", "")}}})}}))

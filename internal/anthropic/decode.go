@@ -1,6 +1,7 @@
 package anthropic
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -26,18 +27,21 @@ var knownFields = map[string]bool{
 // tool_choice, thinking, cache_control breakpoints, and every tool_use
 // answered by a tool_result in the next message (and no tool_result
 // without its tool_use).
-func DecodeMessages(body []byte) (*MessagesRequest, *apierr.Error) {
-	return decode(body, true)
+//
+// Decoding stops, refused as a request whose client left, once ctx ends:
+// a body of many blocks takes a while to read.
+func DecodeMessages(ctx context.Context, body []byte) (*MessagesRequest, *apierr.Error) {
+	return decode(ctx, body, true)
 }
 
 // DecodeCountTokens decodes and validates a POST /v1/messages/count_tokens
 // body: the same checks as DecodeMessages, except that max_tokens is not
 // required.
-func DecodeCountTokens(body []byte) (*MessagesRequest, *apierr.Error) {
-	return decode(body, false)
+func DecodeCountTokens(ctx context.Context, body []byte) (*MessagesRequest, *apierr.Error) {
+	return decode(ctx, body, false)
 }
 
-func decode(body []byte, messages bool) (*MessagesRequest, *apierr.Error) {
+func decode(ctx context.Context, body []byte, messages bool) (*MessagesRequest, *apierr.Error) {
 	if !json.Valid(body) {
 		var v any
 		return nil, invalidBody(body, json.Unmarshal(body, &v))
@@ -47,7 +51,8 @@ func decode(body []byte, messages bool) (*MessagesRequest, *apierr.Error) {
 		// Valid JSON that is not an object (inferred wording).
 		return nil, invalid("", "Input should be a valid dictionary or object to extract fields from")
 	}
-	r := &MessagesRequest{}
+	r := &MessagesRequest{ctx: ctx}
+	defer func() { r.ctx = nil }() // the request outlives its decoding
 	for k := range top {
 		if !knownFields[k] {
 			r.Unknown = append(r.Unknown, k)
@@ -114,6 +119,9 @@ func (r *MessagesRequest) decodeMessages(top map[string]json.RawMessage) *apierr
 	}
 	r.Messages = make([]Message, 0, len(items))
 	for i, item := range items {
+		if err := stopped(r.ctx); err != nil {
+			return err
+		}
 		path := fmt.Sprintf("messages.%d", i)
 		m, err := object(path, item)
 		if err != nil {
@@ -137,7 +145,7 @@ func (r *MessagesRequest) decodeMessages(top map[string]json.RawMessage) *apierr
 			return missing(path + ".content")
 		}
 		msg := Message{Role: role}
-		msg.Content, msg.ContentString, err = decodeContent(path+".content", rawContent)
+		msg.Content, msg.ContentString, err = decodeContent(r.ctx, path+".content", rawContent, nil)
 		if err != nil {
 			return err
 		}
@@ -146,8 +154,29 @@ func (r *MessagesRequest) decodeMessages(top map[string]json.RawMessage) *apierr
 	return nil
 }
 
-// decodeContent reads a content that is a string or an array of blocks.
-func decodeContent(path string, raw json.RawMessage) ([]Block, bool, *apierr.Error) {
+// toolResultContent are the block types a tool_result's content may hold,
+// in the order of anthropic-sdk-go's ToolResultBlockParamContentUnion
+// (v2.15.0), which is how the API's discriminated union lists them: no
+// tool_result nests in another, so a body can nest blocks two levels deep
+// at most, and its decoding stays linear in its size. The refusal's
+// wording, pydantic's for a tag outside a union, is inferred.
+var toolResultContent = []string{"text", "image", "search_result", "document", "tool_reference", "browser_state"}
+
+// stopped refuses, as a request whose client left, the rest of a body's
+// decoding once ctx has ended.
+func stopped(ctx context.Context) *apierr.Error {
+	if ctx.Err() != nil {
+		return apierr.ClientClosed("The client closed the request while its body was decoded.")
+	}
+	return nil
+}
+
+// systemContent are the block types a system prompt may hold.
+var systemContent = []string{"text"}
+
+// decodeContent reads a content that is a string or an array of blocks,
+// of the types allowed when it names some (any type when nil).
+func decodeContent(ctx context.Context, path string, raw json.RawMessage, allowed []string) ([]Block, bool, *apierr.Error) {
 	switch provider.JSONKind(raw) {
 	case "string":
 		s, err := str(path, raw)
@@ -162,7 +191,10 @@ func decodeContent(path string, raw json.RawMessage) ([]Block, bool, *apierr.Err
 		}
 		blocks := make([]Block, 0, len(items))
 		for i, item := range items {
-			b, err := decodeBlock(fmt.Sprintf("%s.%d", path, i), item)
+			if err := stopped(ctx); err != nil {
+				return nil, false, err
+			}
+			b, err := decodeBlock(ctx, fmt.Sprintf("%s.%d", path, i), item, allowed)
 			if err != nil {
 				return nil, false, err
 			}
@@ -174,14 +206,14 @@ func decodeContent(path string, raw json.RawMessage) ([]Block, bool, *apierr.Err
 	return nil, false, fieldError(path, "Input should be a valid string or a valid list of content blocks")
 }
 
-// decodeBlock reads one content block; types the server does not read are
-// kept raw.
-func decodeBlock(path string, raw json.RawMessage) (Block, *apierr.Error) {
+// decodeBlock reads one content block of the types allowed (any when
+// nil); types the server does not read are kept raw.
+func decodeBlock(ctx context.Context, path string, raw json.RawMessage, allowed []string) (Block, *apierr.Error) {
 	m, err := object(path, raw)
 	if err != nil {
 		return Block{}, err
 	}
-	t, err := tag(path, m)
+	t, err := tag(path, m, allowed...)
 	if err != nil {
 		return Block{}, err
 	}
@@ -211,7 +243,7 @@ func decodeBlock(path string, raw json.RawMessage) (Block, *apierr.Error) {
 	case "tool_use":
 		err = b.decodeToolUse(path, m)
 	case "tool_result":
-		err = b.decodeToolResult(path, m)
+		err = b.decodeToolResult(ctx, path, m)
 	}
 	if err != nil {
 		return Block{}, err
@@ -256,7 +288,7 @@ func (b *Block) decodeToolUse(path string, m map[string]json.RawMessage) *apierr
 	return nil
 }
 
-func (b *Block) decodeToolResult(path string, m map[string]json.RawMessage) *apierr.Error {
+func (b *Block) decodeToolResult(ctx context.Context, path string, m map[string]json.RawMessage) *apierr.Error {
 	var err *apierr.Error
 	if b.ToolUseID, err = requiredStr(path+".tool_use_id", m); err != nil {
 		return err
@@ -265,7 +297,7 @@ func (b *Block) decodeToolResult(path string, m map[string]json.RawMessage) *api
 		return err
 	}
 	if c := m["content"]; !absent(c) {
-		b.Content, b.ContentString, err = decodeContent(path+".content", c)
+		b.Content, b.ContentString, err = decodeContent(ctx, path+".content", c, toolResultContent)
 	}
 	return err
 }
@@ -310,15 +342,7 @@ func (r *MessagesRequest) decodeSystem(top map[string]json.RawMessage) *apierr.E
 	case "array":
 		items, _ := list("system", raw)
 		for i, item := range items {
-			path := fmt.Sprintf("system.%d", i)
-			m, err := object(path, item)
-			if err != nil {
-				return err
-			}
-			if _, err := tag(path, m, "text"); err != nil {
-				return err
-			}
-			b, err := decodeBlock(path, item)
+			b, err := decodeBlock(r.ctx, fmt.Sprintf("system.%d", i), item, systemContent)
 			if err != nil {
 				return err
 			}

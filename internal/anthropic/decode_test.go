@@ -1,6 +1,7 @@
 package anthropic
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/llmtestserver/llmtestserver/internal/apierr"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
@@ -60,7 +62,7 @@ func TestDecodeBlockShapes(t *testing.T) {
 	  "output_config": {"effort":"low"}, "temperature": 0.5,
 	  "zeta": 1, "alpha": {"x": 1}
 	}`)
-	r, err := DecodeMessages(b)
+	r, err := DecodeMessages(context.Background(), b)
 	require.Nil(t, err)
 	require.NotNil(t, r.MaxTokens)
 	assert.Equal(t, int64(0), *r.MaxTokens)
@@ -98,7 +100,7 @@ func TestDecodeBlockShapes(t *testing.T) {
 }
 
 func TestDecodeStringShapes(t *testing.T) {
-	r, err := DecodeMessages([]byte(`{"model":"m","max_tokens":5,"system":"Be brief.","messages":[
+	r, err := DecodeMessages(context.Background(), []byte(`{"model":"m","max_tokens":5,"system":"Be brief.","messages":[
 	  {"role":"user","content":"Hi"},
 	  {"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"f","input":{}}]},
 	  {"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"42"}]}]}`))
@@ -114,10 +116,10 @@ func TestDecodeStringShapes(t *testing.T) {
 }
 
 func TestDecodeCountTokensNeedsNoMaxTokens(t *testing.T) {
-	r, err := DecodeCountTokens(body(t, map[string]any{"max_tokens": nil}))
+	r, err := DecodeCountTokens(context.Background(), body(t, map[string]any{"max_tokens": nil}))
 	require.Nil(t, err)
 	assert.Nil(t, r.MaxTokens)
-	_, err = DecodeMessages(body(t, map[string]any{"max_tokens": nil}))
+	_, err = DecodeMessages(context.Background(), body(t, map[string]any{"max_tokens": nil}))
 	require.NotNil(t, err)
 	assert.Equal(t, "max_tokens: Field required", err.Message)
 }
@@ -216,12 +218,17 @@ func TestDecodeValidation(t *testing.T) {
 		{"automatic ttl disagrees", body(t, map[string]any{"messages": []any{userMsg([]any{cached("b", "1h")})}, "cache_control": map[string]any{"type": "ephemeral"}}),
 			"cache_control", "Top-level cache_control has ttl='5m' but the target block already has cache_control with ttl='1h'"},
 		{"not an object", []byte(`[1]`), "", "Input should be a valid dictionary or object to extract fields from"},
+		{"tool_result inside a tool_result", body(t, map[string]any{"messages": []any{userMsg("q"), asstMsg([]any{toolUse("t")}),
+			userMsg([]any{map[string]any{"type": "tool_result", "tool_use_id": "t", "content": []any{toolResult("t")}}})}}),
+			"messages.2.content.0.content.0", "messages.2.content.0.content.0: Input tag 'tool_result' found using 'type' does not match any of the expected tags: 'text', 'image', 'search_result', 'document', 'tool_reference', 'browser_state'"},
+		{"system block of another type", body(t, map[string]any{"system": []any{map[string]any{"type": "image", "source": map[string]any{}}}}),
+			"system.0", "system.0: Input tag 'image' found using 'type' does not match any of the expected tags: 'text'"},
 		{"invalid JSON", []byte("{\n \"model\": x}"), "", "The request body is not valid JSON: invalid character 'x' looking for beginning of value: line 2 column 11 (char 12)"},
 		{"truncated JSON", []byte(`{"model":`), "", "The request body is not valid JSON: unexpected end of JSON input: line 1 column 10 (char 9)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, err := DecodeMessages(tt.body)
+			r, err := DecodeMessages(context.Background(), tt.body)
 			require.Nil(t, r)
 			require.NotNil(t, err)
 			assert.Equal(t, 400, err.Status)
@@ -245,7 +252,7 @@ func TestDecodeAccepts(t *testing.T) {
 		"system role message":       body(t, map[string]any{"messages": []any{map[string]any{"role": "system", "content": []any{map[string]any{"type": "text", "text": "s"}}}, userMsg("q")}}),
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, err := DecodeMessages(b)
+			_, err := DecodeMessages(context.Background(), b)
 			assert.Nil(t, err)
 		})
 	}
@@ -254,7 +261,7 @@ func TestDecodeAccepts(t *testing.T) {
 func TestCheckModel(t *testing.T) {
 	info, ok := Lookup("claude-sonnet-4-5")
 	require.True(t, ok)
-	r, err := DecodeMessages(body(t, map[string]any{"max_tokens": 100000}))
+	r, err := DecodeMessages(context.Background(), body(t, map[string]any{"max_tokens": 100000}))
 	require.Nil(t, err)
 	e := r.CheckModel(info)
 	require.NotNil(t, e)
@@ -262,10 +269,10 @@ func TestCheckModel(t *testing.T) {
 	assert.Equal(t, "max_tokens", e.Param)
 	assert.Equal(t, "max_tokens: 100000 > 64000, which is the maximum allowed number of output tokens for claude-sonnet-4-5", e.Message)
 
-	r, err = DecodeMessages(body(t, map[string]any{"max_tokens": 64000}))
+	r, err = DecodeMessages(context.Background(), body(t, map[string]any{"max_tokens": 64000}))
 	require.Nil(t, err)
 	assert.Nil(t, r.CheckModel(info))
-	r, err = DecodeCountTokens(body(t, map[string]any{"max_tokens": nil}))
+	r, err = DecodeCountTokens(context.Background(), body(t, map[string]any{"max_tokens": nil}))
 	require.Nil(t, err)
 	assert.Nil(t, r.CheckModel(info))
 }
@@ -277,7 +284,7 @@ func FuzzDecodeMessages(f *testing.F) {
 	f.Add([]byte(`[]`))
 	f.Add([]byte(`{"messages":null}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		r, err := DecodeMessages(b)
+		r, err := DecodeMessages(context.Background(), b)
 		if err != nil {
 			require.Nil(t, r)
 			require.GreaterOrEqual(t, err.Status, 400)
@@ -291,4 +298,25 @@ func FuzzDecodeMessages(f *testing.F) {
 		_ = r.PromptParts()
 		require.False(t, strings.Contains(n.Model, "\x00") && n.Model != r.Model)
 	})
+}
+
+// Decoding a body of many messages and blocks stops once the request's
+// context ends, refused as a request whose client left.
+func TestDecodeStopsWithItsContext(t *testing.T) {
+	blocks := make([]any, 1000)
+	for i := range blocks {
+		blocks[i] = map[string]any{"type": "text", "text": "b"}
+	}
+	b := body(t, map[string]any{"messages": []any{userMsg(blocks)}})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, decode := range []func(context.Context, []byte) (*MessagesRequest, *apierr.Error){DecodeMessages, DecodeCountTokens} {
+		r, err := decode(ctx, b)
+		require.Nil(t, r)
+		require.NotNil(t, err)
+		assert.Equal(t, apierr.StatusClientClosed, err.Status)
+	}
+	r, err := DecodeMessages(context.Background(), b)
+	require.Nil(t, err)
+	assert.Len(t, r.Messages[0].Content, 1000)
 }

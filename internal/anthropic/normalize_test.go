@@ -1,6 +1,7 @@
 package anthropic
 
 import (
+	"context"
 	"encoding/json"
 	"testing"
 
@@ -14,7 +15,7 @@ import (
 // to what the same conversation in Chat Completions normalizes to (as
 // internal/openai builds it), endpoint aside.
 func TestNormalizeMatchesOpenAI(t *testing.T) {
-	r, err := DecodeMessages([]byte(`{
+	r, err := DecodeMessages(context.Background(), []byte(`{
 	  "model": "claude-sonnet-4-5", "max_tokens": 100, "stream": true,
 	  "system": [{"type":"text","text":"You are terse."},{"type":"text","text":"Answer in French."}],
 	  "metadata": {"user_id": "user-7"},
@@ -66,7 +67,7 @@ func TestNormalizeMatchesOpenAI(t *testing.T) {
 }
 
 func TestNormalizeDetails(t *testing.T) {
-	r, err := DecodeMessages([]byte(`{"model":"m","max_tokens":5,"system":"S1",
+	r, err := DecodeMessages(context.Background(), []byte(`{"model":"m","max_tokens":5,"system":"S1",
 	  "messages":[{"role":"system","content":[{"type":"text","text":"S2"}]},
 	    {"role":"user","content":"q"},
 	    {"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":{}}]},
@@ -92,11 +93,11 @@ func TestNormalizeDetails(t *testing.T) {
 	assert.Nil(t, n.Metadata)
 
 	for choice, want := range map[string]string{"auto": "auto", "none": "none", "any": "required"} {
-		r, err := DecodeMessages(body(t, map[string]any{"tool_choice": map[string]any{"type": choice}}))
+		r, err := DecodeMessages(context.Background(), body(t, map[string]any{"tool_choice": map[string]any{"type": choice}}))
 		require.Nil(t, err)
 		assert.Equal(t, want, r.Normalize().ToolChoice)
 	}
-	r, err = DecodeMessages(body(t, nil))
+	r, err = DecodeMessages(context.Background(), body(t, nil))
 	require.Nil(t, err)
 	assert.Empty(t, r.Normalize().ToolChoice)
 }

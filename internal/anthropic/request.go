@@ -1,6 +1,7 @@
 package anthropic
 
 import (
+	"context"
 	"encoding/json"
 	"time"
 )
@@ -45,6 +46,9 @@ type MessagesRequest struct {
 	// parts are the prompt parts, built once: validation needs them, and
 	// so do the token count and the prompt cache.
 	parts []PromptPart
+	// ctx is the request's context while the body is decoded, which
+	// stops a long decoding; nil afterwards.
+	ctx context.Context
 }
 
 // Message is one element of messages. Role is "user", "assistant" or, as

@@ -1,9 +1,8 @@
 package jsonschema
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -55,89 +54,73 @@ var notPermitted = map[string]bool{
 // properties in required and set additionalProperties to false; an array
 // schema needs items; keywords of notPermitted are refused. A schema that
 // is not JSON is the caller's to refuse; CheckStrict reports nothing for it.
+//
+// The schema is read once, into a tree that keeps each object's keys in
+// document order, and the check walks the tree: its work is linear in the
+// schema's size, however the schema nests.
 func CheckStrict(schema []byte) *StrictProblem {
-	var root any
-	dec := json.NewDecoder(bytes.NewReader(schema))
-	dec.UseNumber()
-	if err := dec.Decode(&root); err != nil {
+	root, ok := parseOrdered(schema)
+	if !ok {
 		return nil
 	}
-	obj, ok := root.(map[string]any)
-	if !ok || !schemaHasType(obj, "object") {
+	if root.kind != jsonObject || !root.hasType("object") {
 		got := "None"
-		if ok {
-			if t, isString := obj["type"].(string); isString {
-				got = t
+		if root.kind == jsonObject {
+			if t := root.member("type"); t != nil && t.kind == jsonString {
+				got = t.str
 			}
 		}
 		return &StrictProblem{Root: true, Problem: fmt.Sprintf("schema must be a JSON Schema of 'type: \"object\"', got 'type: \"%s\"'.", got)}
 	}
-	return checkStrictNode(schema, nil, 0)
+	return checkStrictNode(root, nil, 0)
 }
 
-// schemaHasType reports whether a schema's type is name, or a list naming it.
-func schemaHasType(s map[string]any, name string) bool {
-	switch t := s["type"].(type) {
-	case string:
-		return t == name
-	case []any:
-		for _, v := range t {
-			if v == name {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// maxStrictDepth bounds how deep checkStrictNode goes: each level decodes
-// its subtree again, so the bound keeps the check linear in the schema's
-// size. OpenAI documents at most 10 levels of object nesting for strict
-// schemas; subschemas (items, anyOf, $defs) add levels of their own, so
-// the bound is far above what the real API takes, and its wording is this
-// server's.
+// maxStrictDepth bounds how deep the check goes, so that its context, which
+// the problem copies, stays small. OpenAI documents at most 10 levels of
+// object nesting for strict schemas; subschemas (items, anyOf, $defs) add
+// levels of their own, so the bound is far above what the real API takes,
+// and its wording is this server's.
 const maxStrictDepth = 64
 
-// checkStrictNode checks the subschema raw found at context, depth levels
+// checkStrictNode checks the subschema s found at context, depth levels
 // below the root, visiting its members in document order.
-func checkStrictNode(raw []byte, context []string, depth int) *StrictProblem {
-	keys, members, ok := orderedObject(raw)
-	if !ok {
+func checkStrictNode(s *jnode, context []string, depth int) *StrictProblem {
+	if s.kind != jsonObject {
 		return nil // a boolean schema, or a value the compiler refuses
 	}
-	if depth > maxStrictDepth {
-		return &StrictProblem{Context: append([]string(nil), context...),
-			Problem: fmt.Sprintf("schema is nested more than %d levels deep.", maxStrictDepth)}
-	}
-	var s map[string]any
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	_ = dec.Decode(&s) // orderedObject has read the same bytes
 	at := func(problem string, args ...any) *StrictProblem {
 		return &StrictProblem{Context: append([]string(nil), context...), Problem: fmt.Sprintf(problem, args...)}
 	}
-	for _, k := range keys {
+	if depth > maxStrictDepth {
+		return at("schema is nested more than %d levels deep.", maxStrictDepth)
+	}
+	for _, k := range s.keys {
 		if notPermitted[k] {
 			return at("'%s' is not permitted.", k)
 		}
 	}
-	_, hasProps := s["properties"]
-	if schemaHasType(s, "object") || hasProps {
-		if !hasProps {
+	props := s.member("properties")
+	if s.hasType("object") || props != nil {
+		if props == nil {
 			return at("object schema missing properties.")
 		}
-		if ap, ok := s["additionalProperties"].(bool); !ok || ap {
+		if ap := s.member("additionalProperties"); ap == nil || ap.kind != jsonBool || ap.boolean {
 			return at("'additionalProperties' is required to be supplied and to be false.")
 		}
-		props, _ := s["properties"].(map[string]any)
 		required := map[string]bool{}
-		list, isList := s["required"].([]any)
-		for _, r := range list {
-			if name, ok := r.(string); ok {
-				required[name] = true
+		list := s.member("required")
+		isList := list != nil && list.kind == jsonArray
+		if isList {
+			for _, r := range list.elems {
+				if r.kind == jsonString {
+					required[r.str] = true
+				}
 			}
 		}
-		propKeys, _, _ := orderedObject(members["properties"])
+		var propKeys []string
+		if props.kind == jsonObject {
+			propKeys = props.keys
+		}
 		var missing []string
 		for _, name := range propKeys {
 			if !required[name] {
@@ -150,24 +133,30 @@ func checkStrictNode(raw []byte, context []string, depth int) *StrictProblem {
 		if (!isList && len(propKeys) > 0) || len(missing) > 0 {
 			return at("'required' is required to be supplied and to be an array including every key in properties. Missing '%s'.", strings.Join(missing, "', '"))
 		}
-		for _, r := range list {
-			if name, _ := r.(string); props[name] == nil {
-				return at("'required' is required to be supplied and to be an array including every key in properties. Extra required key '%s' supplied.", name)
+		if isList {
+			for _, r := range list.elems {
+				if r.kind != jsonString || props.member(r.str) == nil {
+					name := r.str
+					if r.kind != jsonString {
+						name = ""
+					}
+					return at("'required' is required to be supplied and to be an array including every key in properties. Extra required key '%s' supplied.", name)
+				}
 			}
 		}
 	}
-	if schemaHasType(s, "array") {
-		if _, ok := s["items"]; !ok {
-			return at("array schema missing items.")
-		}
+	if s.hasType("array") && s.member("items") == nil {
+		return at("array schema missing items.")
 	}
-	for _, k := range keys {
-		v := members[k]
+	for _, k := range s.keys {
+		v := s.member(k)
 		switch k {
 		case "properties", "$defs", "definitions":
-			names, subs, _ := orderedObject(v)
-			for _, name := range names {
-				if p := checkStrictNode(subs[name], append(context, k, name), depth+1); p != nil {
+			if v.kind != jsonObject {
+				continue
+			}
+			for _, name := range v.keys {
+				if p := checkStrictNode(v.member(name), append(context, k, name), depth+1); p != nil {
 					return p
 				}
 			}
@@ -176,44 +165,15 @@ func checkStrictNode(raw []byte, context []string, depth int) *StrictProblem {
 				return p
 			}
 		case "anyOf":
-			var elems []json.RawMessage
-			_ = json.Unmarshal(v, &elems)
-			for i, e := range elems {
-				if p := checkStrictNode(e, append(context, k, fmt.Sprint(i)), depth+1); p != nil {
+			if v.kind != jsonArray {
+				continue
+			}
+			for i, e := range v.elems {
+				if p := checkStrictNode(e, append(context, k, strconv.Itoa(i)), depth+1); p != nil {
 					return p
 				}
 			}
 		}
 	}
 	return nil
-}
-
-// orderedObject reads a JSON object's members with their keys in document
-// order; ok is false when raw is not an object.
-func orderedObject(raw []byte) (keys []string, members map[string]json.RawMessage, ok bool) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '{' {
-		return nil, nil, false
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if _, err := dec.Token(); err != nil {
-		return nil, nil, false
-	}
-	members = make(map[string]json.RawMessage)
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, nil, false
-		}
-		k, _ := t.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, nil, false
-		}
-		if _, dup := members[k]; !dup {
-			keys = append(keys, k)
-		}
-		members[k] = v
-	}
-	return keys, members, true
 }
