@@ -394,3 +394,33 @@ func TestAdminMembersReadPastGoFunctions(t *testing.T) {
 	require.Equal(t, http.StatusOK, r.status, "%s", r.body)
 	assert.Equal(t, "null", string(r.body))
 }
+
+// A fake clock cannot be moved past the year 9999, after which no time
+// the admin API answers could be written (they answered 500, and the
+// dashboard stopped loading): such an advance is a 400 that says why and
+// moves nothing, and the API goes on answering.
+func TestAdminClockStopsAtTheLastWritableTime(t *testing.T) {
+	start := time.Date(9999, 12, 31, 23, 0, 0, 0, time.UTC)
+	fake := clock.NewFake(start)
+	a := newAdminServer(t, session.ManagerConfig{Clock: fake})
+	sess := a.create("")
+	for _, d := range []string{"1h", "2h", "2562047h"} {
+		r := a.do(http.MethodPost, "/admin-api/clock/advance", `{"duration":"`+d+`"}`, mgmt()...)
+		require.Equal(t, http.StatusBadRequest, r.status, "%s: %s", d, r.body)
+		code, param := errorParam(t, r.body)
+		assert.Equal(t, "invalid_request_body", code)
+		assert.Equal(t, "duration", param)
+		assert.Contains(t, string(r.body), "9999-12-31T23:59:59.999999999Z")
+	}
+	assert.Equal(t, start, fake.Now(), "refused advances move nothing")
+	r := a.do(http.MethodPost, "/admin-api/clock/advance", `{"duration":"59m59s"}`, mgmt()...)
+	require.Equal(t, http.StatusOK, r.status, "%s", r.body)
+	for _, path := range []string{"/admin-api/clock", "/admin-api/sessions", "/admin-api/sessions/" + sess.ID()} {
+		r := a.do(http.MethodGet, path, "", mgmt()...)
+		assert.Equal(t, http.StatusOK, r.status, "%s: %s", path, r.body)
+	}
+	for _, path := range []string{"/admin-api/journal", "/admin-api/history"} {
+		r := a.do(http.MethodGet, path, "", of(sess)...)
+		assert.Equal(t, http.StatusOK, r.status, "%s: %s", path, r.body)
+	}
+}

@@ -242,6 +242,12 @@ func (s *settings) check(origin map[string]string) error {
 		if err != nil {
 			return fmt.Errorf("%s is %q, want an RFC 3339 time such as 2026-01-02T15:04:05Z, or now", from("fake-clock"), s.fakeClock)
 		}
+		if !clock.Writable(start) {
+			// Its UTC time, which the admin API answers, falls outside
+			// the years RFC 3339 can write (an offset can take it there).
+			return fmt.Errorf("%s is %q, which is %s in UTC: the admin API could not write it; want a time from 0000-01-01 to 9999-12-31 in UTC",
+				from("fake-clock"), s.fakeClock, start.UTC())
+		}
 		s.clock = clock.NewFake(start)
 	}
 	return nil

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/llmtestserver/llmtestserver/clock"
 	"github.com/llmtestserver/llmtestserver/session"
 )
 
@@ -204,4 +205,20 @@ func TestRunFakeClock(t *testing.T) {
 	require.NoError(t, err)
 	require.NotNil(t, s.clock)
 	assert.WithinDuration(t, time.Now(), s.clock.Now(), time.Hour) // a sanity check, not a timing one
+}
+
+// A fake clock that starts where the admin API could not write its time,
+// past the year 9999 or before the year 0 in UTC, is refused at start,
+// naming the flag; the last writable instant is taken.
+func TestFakeClockStartsWhereItsTimeCanBeWritten(t *testing.T) {
+	t.Parallel()
+	for _, start := range []string{"9999-12-31T23:59:59-01:00", "0000-01-01T00:00:00+01:00"} {
+		_, err := parseArgs([]string{"-fake-clock", start}, env(nil), io.Discard)
+		require.Error(t, err, start)
+		assert.Contains(t, err.Error(), "-fake-clock", start)
+		assert.Contains(t, err.Error(), "0000-01-01 to 9999-12-31 in UTC", start)
+	}
+	s, err := parseArgs([]string{"-fake-clock", "9999-12-31T23:59:59.999999999Z"}, env(nil), io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, clock.Latest(), s.clock.Now())
 }

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"sync"
 
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
 	"github.com/llmtestserver/llmtestserver/internal/httpx"
@@ -56,6 +57,8 @@ const sessionsPath = "/admin-api/sessions"
 type Handler struct {
 	sessions Sessions
 	maxBody  int64
+	// clockMu serializes advances of a fake clock (see advanceClock).
+	clockMu sync.Mutex
 }
 
 // New returns the admin API over sessions, reading bodies of at most

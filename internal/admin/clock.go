@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/llmtestserver/llmtestserver/clock"
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
 	"github.com/llmtestserver/llmtestserver/internal/provider"
 )
@@ -39,7 +40,9 @@ type advanceRequest struct {
 // forward, firing the timers due by then (reply delays, paced streams,
 // rate-limit windows, prompt-cache lifetimes), and the new time is
 // answered. The real clock cannot be moved: 409 clock_not_fake. A
-// missing, unreadable or negative duration is 400 and moves nothing.
+// missing, unreadable or negative duration is 400 and moves nothing, and
+// so is one that would take the clock past clock.Latest, after which no
+// time it answers could be written.
 func (h *Handler) advanceClock(w http.ResponseWriter, r *http.Request, _ call) {
 	c := h.sessions.Clock()
 	adv, fake := c.(advancer)
@@ -69,6 +72,15 @@ func (h *Handler) advanceClock(w http.ResponseWriter, r *http.Request, _ call) {
 		return
 	case d < 0:
 		writeError(w, badBody("duration", "Invalid duration %q: the clock only moves forward.", *req.Duration))
+		return
+	}
+	// Advances are checked and made one at a time, so that two of them
+	// cannot together take the clock past what its answers can show.
+	h.clockMu.Lock()
+	defer h.clockMu.Unlock()
+	if now := c.Now(); now.After(clock.Latest().Add(-d)) {
+		writeError(w, badBody("duration", "Invalid duration %q: the clock is at %s, and it would pass %s, the last time RFC 3339 (and so every time this API answers) can write.",
+			*req.Duration, now.UTC().Format(time.RFC3339Nano), clock.Latest().Format(time.RFC3339Nano)))
 		return
 	}
 	adv.Advance(d)
