@@ -57,7 +57,7 @@ func TestScenarioPostsAreChargedInTheReservation(t *testing.T) {
 	t.Parallel()
 	bounds := session.DefaultBounds()
 	def := session.DefaultConfig()
-	bounds.MaxReservedBytes = def.Reservation() + 64<<10
+	bounds.MaxReservedBytes = 2*def.Reservation() + 64<<10 // the default runtime's share, and one session's
 	srv := llmtest.NewServer(t, llmtest.WithBounds(bounds))
 	sess := srv.NewSession(t)
 	base := sess.Reservation()
@@ -66,7 +66,7 @@ func TestScenarioPostsAreChargedInTheReservation(t *testing.T) {
 	}
 	charged := sess.Reservation()
 	cfg, _ := sess.Config()
-	if charged <= base || charged != cfg.Reservation() || srv.Manager().Reserved() != charged {
+	if charged <= base || charged != cfg.Reservation() || srv.Manager().Reserved() != charged+def.Reservation() {
 		t.Errorf("after a post the session reserves %d (before %d, its configuration says %d, the manager %d)",
 			charged, base, cfg.Reservation(), srv.Manager().Reserved())
 	}
@@ -85,7 +85,7 @@ func TestBuilderPanicsPastTheConfigurationLimit(t *testing.T) {
 	t.Parallel()
 	bounds := session.DefaultBounds()
 	def := session.DefaultConfig()
-	bounds.MaxReservedBytes = def.Reservation() + 1<<20
+	bounds.MaxReservedBytes = 2*def.Reservation() + 1<<20 // the default runtime's share, and one session's
 	srv := llmtest.NewServer(t, llmtest.WithBounds(bounds))
 	sess := srv.NewSession(t)
 	text := strings.Repeat("x", 600<<10)

@@ -196,8 +196,9 @@ func TestForkIDs(t *testing.T) {
 func TestForkRefusedWhenTheBudgetIsFull(t *testing.T) {
 	t.Parallel()
 	cfg := session.DefaultConfig()
+	// The default runtime's share, one session, and half of another.
 	srv := llmtest.NewServer(t, llmtest.WithBounds(session.Bounds{MaxSessions: 32,
-		MaxReservedBytes: cfg.Reservation() * 3 / 2, MaxConfigBytes: 1 << 20}))
+		MaxReservedBytes: cfg.Reservation() * 5 / 2, MaxConfigBytes: 1 << 20}))
 	base := srv.NewSession(t)
 	base.Chat("greeting").Responds("hi")
 	reserved := srv.Manager().Reserved()

@@ -2,6 +2,7 @@ package session_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -423,4 +424,48 @@ func TestAdminClockStopsAtTheLastWritableTime(t *testing.T) {
 		r := a.do(http.MethodGet, path, "", of(sess)...)
 		assert.Equal(t, http.StatusOK, r.status, "%s: %s", path, r.body)
 	}
+}
+
+// The default runtime takes its share of the budget like a session: a
+// configuration or fault settings that would take it past what is free
+// are refused with 409 and change nothing (a 5.4 GiB configuration was
+// accepted on a 64 MiB budget, and the heap grew with it), and what it
+// reserves is not free for sessions.
+func TestAdminPricesTheDefaultRuntime(t *testing.T) {
+	def := session.DefaultConfig()
+	a := newAdminServer(t, session.ManagerConfig{Bounds: session.Bounds{MaxSessions: 4,
+		MaxReservedBytes: def.Reservation() + 128<<10, MaxConfigBytes: 1 << 20}})
+	read := func() string {
+		r := a.do(http.MethodGet, "/admin-api/config", "", mgmt()...)
+		require.Equal(t, http.StatusOK, r.status, "%s", r.body)
+		return string(r.body)
+	}
+	was := read()
+	for path, body := range map[string]string{
+		"/admin-api/config":      `{"api_key":"` + managementKey + `","journal":{"capacity":1000,"max_bytes":1073741824}}`,
+		"/admin-api/rate-limits": `{"requests_per_minute":1,"models":{` + manyModels(100) + `}}`,
+	} {
+		r := a.do(http.MethodPut, path, body, mgmt()...)
+		require.Equal(t, http.StatusConflict, r.status, "%s: %s", path, r.body)
+		code, _ := errorParam(t, r.body)
+		assert.Equal(t, "session_capacity_exceeded", code, path)
+		assert.Equal(t, was, read(), "%s: a refused change changes nothing", path)
+	}
+	r := a.do(http.MethodPost, "/admin-api/sessions", "{}", mgmt()...)
+	require.Equal(t, http.StatusConflict, r.status, "the default runtime's share is not free for a session: %s", r.body)
+	// What fits is taken.
+	r = a.do(http.MethodPut, "/admin-api/config", `{"api_key":"`+managementKey+`","journal":{"capacity":1000,"max_bytes":8454144}}`, mgmt()...)
+	require.Equal(t, http.StatusNoContent, r.status, "%s", r.body)
+}
+
+// manyModels is JSON members naming n models, each with its own limits.
+func manyModels(n int) string {
+	var b strings.Builder
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"model-%d":{"requests_per_minute":1}`, i)
+	}
+	return b.String()
 }

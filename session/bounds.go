@@ -6,9 +6,10 @@ type Bounds struct {
 	// MaxSessions is the most sessions alive at once. Default 32.
 	MaxSessions int
 	// MaxReservedBytes is the most bytes all sessions may reserve together
-	// (see Config.Reservation). It is an admission budget, not a heap
-	// measurement: capacity may run out before the session count does.
-	// Default 512 MiB.
+	// (see Config.Reservation), the default runtime's share included: it is
+	// priced like a session, from the startup configuration on. It is an
+	// admission budget, not a heap measurement: capacity may run out before
+	// the session count does. Default 512 MiB.
 	MaxReservedBytes int64
 	// MaxConfigBytes is the most bytes of one session's configuration, as
 	// Config.Size measures it, scripted scenarios included: creation,

@@ -25,7 +25,7 @@ func (m *Manager) clearReplies(id, name string) {
 func (m *Manager) clearAndPrice(id string, clear func(*runtime.Runtime) bool) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	e, ok := m.sessions[id]
+	e, ok := m.entryOf(id)
 	if !ok {
 		return false
 	}
@@ -71,11 +71,7 @@ func (m *Manager) clearScenarios(id, name string) (bool, error) {
 		return rt.ClearReplies(name)
 	}
 	found := false
-	if id == "" {
-		// The default runtime has no reservation to price again, so the
-		// manager's lock, which every session's lookup takes, stays free.
-		found = clear(m.fallback)
-	} else if !m.clearAndPrice(id, func(rt *runtime.Runtime) bool { found = clear(rt); return found }) {
+	if !m.clearAndPrice(id, func(rt *runtime.Runtime) bool { found = clear(rt); return found }) {
 		return false, ErrNotFound
 	}
 	return found || name == "", nil

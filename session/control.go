@@ -13,7 +13,7 @@ import (
 // documents and translates session errors into the API's error envelope.
 type control struct{ m *Manager }
 
-func (c control) Default() *runtime.Runtime { return c.m.fallback }
+func (c control) Default() *runtime.Runtime { return c.m.fallback() }
 
 func (c control) Lookup(id, key string) (*runtime.Runtime, bool) {
 	e, ok := c.m.find(id, key)

@@ -12,23 +12,12 @@ import "github.com/llmtestserver/llmtestserver/internal/runtime"
 func (m *Manager) setFaults(id string, change func(*Config), apply func(*runtime.Runtime, *Config)) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	var rt *runtime.Runtime
-	var e *entry
-	if id == "" {
-		rt = m.fallback
-	} else {
-		var ok bool
-		if e, ok = m.sessions[id]; !ok {
-			return ErrNotFound
-		}
-		rt = e.session.rt
+	e, ok := m.entryOf(id)
+	if !ok {
+		return ErrNotFound
 	}
-	var cfg Config
-	if e != nil {
-		cfg = e.cfg.clone()
-	} else {
-		cfg = m.defCfg.clone()
-	}
+	rt := e.session.rt
+	cfg := e.cfg.clone()
 	change(&cfg)
 	if err := cfg.Validate(); err != nil {
 		return err
@@ -38,11 +27,6 @@ func (m *Manager) setFaults(id string, change func(*Config), apply func(*runtime
 	size := whole.Size()
 	if err := m.checkSizeOf(size); err != nil {
 		return err
-	}
-	if e == nil {
-		m.defCfg = cfg
-		apply(rt, &cfg)
-		return nil
 	}
 	reservation := whole.Reservation()
 	if err := m.checkReservation(e, reservation); err != nil {

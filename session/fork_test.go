@@ -48,7 +48,7 @@ func TestClearKeepsThePricingExact(t *testing.T) {
 	s.Chat("a").Responds("again").Then("and again")
 	s.Chat("b").Clear().Responds("four")
 	requirePricedExactly(t, m, s)
-	require.Equal(t, s.Reservation(), m.Reserved())
+	require.Equal(t, s.Reservation(), sessionsReserved(m))
 }
 
 func TestForkIsPricedAsItsParent(t *testing.T) {
@@ -62,9 +62,9 @@ func TestForkIsPricedAsItsParent(t *testing.T) {
 	require.NoError(t, err)
 	requirePricedExactly(t, m, fork)
 	require.Equal(t, parent.Reservation(), fork.Reservation())
-	require.Equal(t, 2*parent.Reservation(), m.Reserved())
+	require.Equal(t, 2*parent.Reservation(), sessionsReserved(m))
 	fork.Close()
-	require.Equal(t, parent.Reservation(), m.Reserved())
+	require.Equal(t, parent.Reservation(), sessionsReserved(m))
 }
 
 // Forks made while their parent is deleted either succeed, and are whole
@@ -101,7 +101,7 @@ func TestForkRacesWithDelete(t *testing.T) {
 			require.Equal(t, 1, f.Pending())
 			want += f.Reservation()
 		}
-		require.Equal(t, want, m.Reserved())
+		require.Equal(t, want, sessionsReserved(m))
 		require.Equal(t, len(forks), m.Len())
 		for _, f := range forks {
 			f.Close()

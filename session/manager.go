@@ -84,17 +84,19 @@ func (cfg ManagerConfig) withDefaults() ManagerConfig {
 // Manager admits, finds, configures and deletes sessions, within its bounds.
 // It is safe for concurrent use.
 type Manager struct {
-	cfg      ManagerConfig
-	fallback *runtime.Runtime // the default runtime, for requests without session headers
-	// defaultBase is Startup with the management key as bearer token: the
-	// base the default runtime's configuration documents are read over.
+	cfg ManagerConfig
+	// defaultBase is Startup with the management key as API key: the base
+	// the default runtime's configuration documents are read over.
 	defaultBase Config
 
 	mu       sync.RWMutex
 	sessions map[string]*entry // guarded by mu; by session ID
-	reserved int64             // guarded by mu; sum of the sessions' reservations
-	closed   bool              // guarded by mu
-	defCfg   Config            // guarded by mu; the default runtime's configuration
+	// def is the record of the default runtime, which serves requests
+	// without session headers: in no listing, never deleted, but priced
+	// like a session. Its fields are guarded by mu, as a session's are.
+	def      *entry
+	reserved int64 // guarded by mu; sum of the reservations, the default runtime's included
+	closed   bool  // guarded by mu
 	// accesses numbers the sessions' accesses, for the working set's order
 	// (see workingset.go).
 	accesses atomic.Uint64
@@ -119,7 +121,9 @@ type entry struct {
 
 // NewManager returns a manager with the given configuration, its zero
 // fields set to their defaults. It fails if the startup configuration is
-// invalid or a bound is negative.
+// invalid, larger than the size limit or reserving more than the budget
+// (the default runtime runs on it, and takes its share of the budget), or
+// if a bound is negative.
 func NewManager(cfg ManagerConfig) (*Manager, error) {
 	cfg = cfg.withDefaults()
 	cfg.Startup.normalize()
@@ -134,10 +138,32 @@ func NewManager(cfg ManagerConfig) (*Manager, error) {
 	m := &Manager{cfg: cfg, sessions: make(map[string]*entry)}
 	m.defaultBase = cfg.Startup.clone()
 	m.defaultBase.APIKey = cfg.ManagementKey
-	m.fallback = m.newRuntime(&m.defaultBase)
-	m.defCfg = m.defaultBase.withoutScenarios()
+	size, reservation := m.defaultBase.Size(), m.defaultBase.Reservation()
+	if err := m.checkSizeOf(size); err != nil {
+		return nil, fmt.Errorf("startup configuration: %w", err)
+	}
+	if reservation > cfg.Bounds.MaxReservedBytes {
+		return nil, fmt.Errorf("startup configuration: %w: the default runtime reserves %d bytes, the budget is %d",
+			ErrCapacityExceeded, reservation, cfg.Bounds.MaxReservedBytes)
+	}
+	m.def = &entry{session: &Session{m: m, rt: m.newRuntime(&m.defaultBase)},
+		cfg: m.defaultBase.withoutScenarios(), size: size, reservation: reservation}
+	m.reserved = reservation
 	return m, nil
 }
+
+// entryOf returns the record of session id, or of the default runtime when
+// id is "". m.mu must be held.
+func (m *Manager) entryOf(id string) (*entry, bool) {
+	if id == "" {
+		return m.def, true
+	}
+	e, ok := m.sessions[id]
+	return e, ok
+}
+
+// fallback is the default runtime.
+func (m *Manager) fallback() *runtime.Runtime { return m.def.session.rt }
 
 // newRuntime starts a runtime configured by cfg, on the manager's clock.
 func (m *Manager) newRuntime(cfg *Config) *runtime.Runtime {
@@ -272,12 +298,7 @@ func (m *Manager) configure(id string, cfg Config) error {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if id == "" {
-		m.defCfg = cfg.withoutScenarios()
-		m.fallback.Configure(cfg.settings())
-		return nil
-	}
-	e, ok := m.sessions[id]
+	e, ok := m.entryOf(id)
 	if !ok {
 		return ErrNotFound
 	}
@@ -297,18 +318,12 @@ func (m *Manager) configure(id string, cfg Config) error {
 func (m *Manager) config(id string) (Config, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	var cfg Config
-	var rt *runtime.Runtime
-	if id == "" {
-		cfg, rt = m.defCfg, m.fallback
-	} else {
-		e, ok := m.sessions[id]
-		if !ok {
-			return Config{}, ErrNotFound
-		}
-		cfg, rt = e.cfg, e.session.rt
+	e, ok := m.entryOf(id)
+	if !ok {
+		return Config{}, ErrNotFound
 	}
-	cfg.Scenarios = answering(rt.Settings().Scenarios)
+	cfg := e.cfg
+	cfg.Scenarios = answering(e.session.rt.Settings().Scenarios)
 	return cfg.clone(), nil
 }
 
@@ -329,7 +344,8 @@ func (m *Manager) Len() int {
 	return len(m.sessions)
 }
 
-// Reserved returns the bytes the live sessions reserve together.
+// Reserved returns the bytes the live sessions and the default runtime
+// reserve together.
 func (m *Manager) Reserved() int64 {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
@@ -346,7 +362,7 @@ func (m *Manager) Close() {
 	for _, e := range sessions {
 		e.session.rt.Retire()
 	}
-	m.fallback.Retire()
+	m.fallback().Retire()
 }
 
 // NewManagementKey returns a random management key: 256 bits, hex encoded.

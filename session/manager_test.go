@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/llmtestserver/llmtestserver/journal"
 	"github.com/llmtestserver/llmtestserver/scenario"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -81,4 +82,32 @@ func TestScenariosReturnsACopy(t *testing.T) {
 	again := s.Scenarios()[0].Scenario
 	require.Equal(t, "^hi", again.Match.All[0].UserRegex)
 	require.Equal(t, "hello", again.Replies[0].Text)
+}
+
+// sessionsReserved is what the manager's sessions reserve, without the
+// default runtime's share of the budget.
+func sessionsReserved(m *Manager) int64 {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.reserved - m.def.reservation
+}
+
+// The default runtime runs on the startup configuration and takes its
+// share of the budget: a startup configuration past the size limit, or
+// reserving more than the budget, is refused by NewManager.
+func TestNewManagerPricesTheStartupConfiguration(t *testing.T) {
+	big := DefaultConfig()
+	big.Scenarios = []scenario.Scenario{{Name: "big", Replies: []scenario.Reply{scenario.Text(strings.Repeat("x", 4096))}}}
+	_, err := NewManager(ManagerConfig{Startup: big, Bounds: Bounds{MaxSessions: 1, MaxReservedBytes: 1 << 30, MaxConfigBytes: 2048}})
+	require.ErrorIs(t, err, ErrConfigTooLarge)
+	assert.Contains(t, err.Error(), "startup configuration")
+	_, err = NewManager(ManagerConfig{Bounds: Bounds{MaxSessions: 1, MaxReservedBytes: 1 << 20, MaxConfigBytes: 1 << 20}})
+	require.ErrorIs(t, err, ErrCapacityExceeded)
+	assert.Contains(t, err.Error(), "startup configuration")
+
+	m, err := NewManager(ManagerConfig{})
+	require.NoError(t, err)
+	defer m.Close()
+	startup := m.Startup()
+	assert.Equal(t, startup.Reservation(), m.Reserved(), "the default runtime's share, before any session")
 }

@@ -92,17 +92,7 @@ func indexOf(scenarios []scenario.Scenario, name string) int {
 func (m *Manager) script(id string, steps []scriptStep, apply func(*runtime.Runtime)) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if id == "" {
-		cfg := m.defCfg
-		cfg.Scenarios = m.fallback.Settings().Scenarios
-		size, _ := price(cfg.Scenarios, steps)
-		if err := m.checkSizeOf(cfg.Size() + size); err != nil {
-			return err
-		}
-		apply(m.fallback)
-		return nil
-	}
-	e, ok := m.sessions[id]
+	e, ok := m.entryOf(id)
 	if !ok {
 		return ErrNotFound
 	}

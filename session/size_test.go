@@ -66,7 +66,7 @@ func TestScriptingPricesLikeTheWholeConfiguration(t *testing.T) {
 		}
 		m.mu.RLock()
 		e := m.sessions[s.id]
-		size, reservation, reserved := e.size, e.reservation, m.reserved
+		size, reservation, reserved := e.size, e.reservation, m.reserved-m.def.reservation
 		m.mu.RUnlock()
 		if size != cfg.Size() || reservation != cfg.Reservation() || reserved != reservation {
 			t.Errorf("after %s: priced size %d, reservation %d (manager %d); the configuration measures %d and reserves %d",

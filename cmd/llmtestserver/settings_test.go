@@ -222,3 +222,27 @@ func TestFakeClockStartsWhereItsTimeCanBeWritten(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, clock.Latest(), s.clock.Now())
 }
+
+// A startup configuration larger than -max-config-bytes, or reserving more
+// than -max-reserved-bytes, is refused at start, naming startup: the
+// server used to start with it and then refuse every session.
+func TestRunRefusesAStartupPastTheBounds(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("x", 4096)
+	path := writeConfig(t, `{"management_key":"file-key","startup":{"scenarios":[
+		{"name":"greeting","match":{},"replies":[{"text":"`+long+`"}]}]}}`)
+	for _, args := range [][]string{
+		{"-config", path, "-addr", "127.0.0.1:0", "-max-config-bytes", "2048"},
+		{"-config", path, "-addr", "127.0.0.1:0", "-max-reserved-bytes", "1048576"},
+	} {
+		var stderr strings.Builder
+		// A server that starts anyway serves until the deadline, and then
+		// returns no error.
+		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+		err := run(ctx, args, env(nil), io.Discard, &stderr)
+		cancel()
+		require.Error(t, err, "%v", args)
+		assert.Contains(t, err.Error(), "startup configuration", "%v", args)
+		assert.Contains(t, err.Error(), strings.TrimLeft(args[len(args)-1], "-"), "%v: names the bound", args)
+	}
+}
