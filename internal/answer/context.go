@@ -10,7 +10,7 @@ import (
 func (p *Prompt) Tokens() int {
 	n := p.Overhead
 	for _, s := range p.Segments {
-		n += s.Tokens
+		n = addTokens(n, s.Tokens)
 	}
 	return n
 }
@@ -24,7 +24,7 @@ func checkContext(x *provider.Exchange, p *Prompt, maxOutput int, tooLong func(p
 	if p.Window <= 0 || x.Runtime.Settings().IgnoreContextWindow {
 		return nil
 	}
-	if n := p.Tokens(); n+max(maxOutput, 0) > p.Window {
+	if n := p.Tokens(); addTokens(n, max(maxOutput, 0)) > p.Window {
 		return tooLong(n)
 	}
 	return nil

@@ -61,12 +61,14 @@ func Limit(x *provider.Exchange, req *scenario.Request) *provider.Response {
 // messages, tool calls and the tools offered) in the model's encoding, plus
 // the most output tokens it allows, MaxOutputTokens, which counts 0 when
 // the request sets no limit (the real APIs then count a default this
-// server does not know). The count stops when the client leaves.
+// server does not know). The sum saturates: a limit near the largest int
+// asks for more than any limit holds, never wraps to nothing. The count
+// stops when the client leaves.
 func requestedTokens(x *provider.Exchange, req *scenario.Request) (int, error) {
-	total := req.MaxOutputTokens
+	total := max(req.MaxOutputTokens, 0)
 	add := func(s string) error {
 		n, err := tokens.CountContext(x.Ctx, req.Model, s)
-		total += n
+		total = addTokens(total, n)
 		return err
 	}
 	texts := []string{req.System}
@@ -84,5 +86,15 @@ func requestedTokens(x *provider.Exchange, req *scenario.Request) (int, error) {
 			return 0, err
 		}
 	}
-	return max(total, 0), nil
+	return total, nil
+}
+
+// addTokens adds two token counts, neither negative, saturating at the
+// largest int: counts a client sets, such as a maximum of output tokens,
+// can be anything up to it.
+func addTokens(a, b int) int {
+	if a > math.MaxInt-b {
+		return math.MaxInt
+	}
+	return a + b
 }
