@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 	"unsafe"
+
+	"github.com/llmtestserver/llmtestserver/internal/plainjson"
 )
 
 // Entry is one recorded request.
@@ -351,7 +353,7 @@ type entryJSON struct {
 // MarshalJSON encodes e with snake_case names and the duration in
 // milliseconds.
 func (e Entry) MarshalJSON() ([]byte, error) {
-	return json.Marshal(entryJSON{
+	return plainjson.Marshal(entryJSON{
 		Seq: e.Seq, Time: e.Time, DurationMS: float64(e.Duration) / float64(time.Millisecond),
 		Provider: e.Provider, Endpoint: e.Endpoint, Method: e.Method, Path: e.Path, Status: e.Status, Model: e.Model,
 		Stream: e.Stream, UserText: e.UserText, Request: e.Request, Body: e.Body, BodyBytes: e.BodyBytes,

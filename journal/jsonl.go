@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/llmtestserver/llmtestserver/internal/plainjson"
 )
 
 // ArtifactVersion is the version of the journal artifact format, the
@@ -52,7 +54,7 @@ func NewArtifactHeader(session string, evicted uint64) ArtifactHeader {
 // WriteArtifact writes header and entries to w as JSON Lines.
 func WriteArtifact(w io.Writer, header ArtifactHeader, entries []Entry) error {
 	bw := bufio.NewWriter(w)
-	enc := json.NewEncoder(bw) // one line per value
+	enc := plainjson.NewEncoder(bw) // one line per value
 	err := enc.Encode(header)
 	for i := 0; err == nil && i < len(entries); i++ {
 		err = enc.Encode(entries[i])

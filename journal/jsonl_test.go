@@ -88,3 +88,12 @@ func TestReadArtifactRefusesOtherFiles(t *testing.T) {
 		assert.Error(t, err, name)
 	}
 }
+
+// An artifact writes <, > and & as they are, as every JSON the server
+// writes, so that an export of a journal measures what the journal kept.
+func TestArtifactLeavesHTMLCharactersAlone(t *testing.T) {
+	var b bytes.Buffer
+	require.NoError(t, journal.WriteArtifact(&b, journal.NewArtifactHeader("s", 0), []journal.Entry{{UserText: "<b>hi</b> & more"}}))
+	assert.Contains(t, b.String(), "<b>hi</b> & more")
+	assert.NotContains(t, b.String(), `\u003c`)
+}

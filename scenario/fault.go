@@ -1,11 +1,12 @@
 package scenario
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/llmtestserver/llmtestserver/internal/plainjson"
 )
 
 // FaultKind names how a reply misbehaves at the transport level.
@@ -136,7 +137,7 @@ type pacingJSON struct {
 
 // MarshalJSON encodes TTFT as ttft_ms.
 func (p Pacing) MarshalJSON() ([]byte, error) {
-	return json.Marshal(pacingJSON{TTFTMS: p.TTFT.Milliseconds(), TokensPerSecond: p.TokensPerSecond, TokensPerChunk: p.TokensPerChunk})
+	return plainjson.Marshal(pacingJSON{TTFTMS: p.TTFT.Milliseconds(), TokensPerSecond: p.TokensPerSecond, TokensPerChunk: p.TokensPerChunk})
 }
 
 // UnmarshalJSON decodes ttft_ms and refuses unknown fields.

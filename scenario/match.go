@@ -1,11 +1,12 @@
 package scenario
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/llmtestserver/llmtestserver/internal/plainjson"
 )
 
 // Match selects requests. Every condition that is set must hold; the zero
@@ -258,7 +259,7 @@ func (m Match) MarshalJSON() ([]byte, error) {
 	if m.hasFunc() {
 		return nil, ErrInProcessOnly
 	}
-	return json.Marshal(matchJSON(m))
+	return plainjson.Marshal(matchJSON(m))
 }
 
 // UnmarshalJSON refuses unknown fields, so a misspelt condition is an error

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/llmtestserver/llmtestserver/internal/plainjson"
 )
 
 // Reply is one scripted answer of the model. Exactly one of Text, ToolCalls,
@@ -158,7 +160,7 @@ func CallTools(calls ...ToolCall) Reply { return Reply{ToolCalls: calls} }
 // JSON answers with v encoded as JSON, for structured outputs. It panics if v
 // cannot be encoded, which is a mistake in the test.
 func JSON(v any) Reply {
-	b, err := json.Marshal(v)
+	b, err := plainjson.Marshal(v)
 	if err != nil {
 		panic(fmt.Sprintf("scenario.JSON: %v", err))
 	}
@@ -310,7 +312,7 @@ func (r Reply) MarshalJSON() ([]byte, error) {
 	if r.Func != nil {
 		return nil, ErrInProcessOnly
 	}
-	return json.Marshal(replyJSON{Text: r.Text, ToolCalls: r.ToolCalls, JSON: r.JSON, Refusal: r.Refusal, Thinking: r.Thinking,
+	return plainjson.Marshal(replyJSON{Text: r.Text, ToolCalls: r.ToolCalls, JSON: r.JSON, Refusal: r.Refusal, Thinking: r.Thinking,
 		Error: r.Error, Vectors: r.Vectors, FinishReason: r.FinishReason, Usage: r.Usage, Model: r.Model, DelayMS: r.Delay.Milliseconds(),
 		Fault: r.Fault, Stream: r.Stream})
 }

@@ -1,12 +1,13 @@
 package scenario
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/llmtestserver/llmtestserver/internal/plainjson"
 )
 
 // Scenario is a named rule: requests that Match are answered by Replies, each
@@ -101,5 +102,5 @@ func (s *Scenario) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes s; it fails with ErrInProcessOnly if s holds a Go
 // function.
 func (s Scenario) MarshalJSON() ([]byte, error) {
-	return json.Marshal(scenarioJSON(s))
+	return plainjson.Marshal(scenarioJSON(s))
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/llmtestserver/llmtestserver/clock"
 	"github.com/llmtestserver/llmtestserver/internal/admin"
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
+	"github.com/llmtestserver/llmtestserver/internal/plainjson"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
@@ -30,7 +31,7 @@ func (c control) ConfigJSON(id, member string) ([]byte, error) {
 	default:
 		return nil, apierr.Internal()
 	}
-	b, err := json.Marshal(v)
+	b, err := plainjson.Marshal(v)
 	if errors.Is(err, scenario.ErrInProcessOnly) {
 		return nil, &apierr.Error{Status: http.StatusConflict, Code: "configuration_in_process_only",
 			Message: "The configuration holds a Go function (a scenario.Func match or a Go responder), which works in-process only and cannot be sent as JSON. GET /admin-api/scenarios lists such scenarios by name."}

@@ -178,7 +178,8 @@ func (m *Manager) Clock() clock.Clock { return m.cfg.Clock }
 // Handler returns the HTTP handler of the provider and admin APIs, backed by
 // this manager.
 func (m *Manager) Handler() http.Handler {
-	return server.New(control{m}, server.Options{MaxRequestBytes: m.cfg.MaxRequestBytes, Dashboard: m.cfg.Dashboard})
+	return server.New(control{m}, server.Options{MaxRequestBytes: m.cfg.MaxRequestBytes,
+		MaxConfigBytes: m.cfg.Bounds.MaxConfigBytes, Dashboard: m.cfg.Dashboard})
 }
 
 // Bounds returns the manager's bounds.

@@ -1,9 +1,11 @@
 package session
 
 import (
-	"encoding/json"
 	"math"
+	"strconv"
+	"unicode/utf8"
 
+	"github.com/llmtestserver/llmtestserver/internal/plainjson"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
@@ -109,61 +111,75 @@ func withoutFuncsAll(ms []scenario.Match) ([]scenario.Match, int) {
 }
 
 // encodedLen returns the length of v's compact JSON encoding without HTML
-// escaping.
+// escaping, as the admin API writes it back (see plainjson).
 func encodedLen(v any) int64 {
-	b, err := json.Marshal(v)
+	b, err := plainjson.Marshal(v)
 	if err != nil {
 		return unencodable
 	}
-	return int64(len(b) - 5*htmlEscapes(b))
+	return int64(len(b))
 }
 
-// htmlEscapes counts the \u003c, \u003e and \u0026 escapes json.Marshal
-// writes for "<", ">" and "&", each five bytes longer than the character.
-// Other escapes are skipped whole, so an escaped backslash followed by
-// "u003c" is not miscounted.
-func htmlEscapes(b []byte) int {
-	n := 0
-	for i := 0; i < len(b); i++ {
-		if b[i] != '\\' || i+1 >= len(b) {
-			continue
-		}
-		if b[i+1] == 'u' && i+6 <= len(b) {
-			switch string(b[i+2 : i+6]) {
-			case "003c", "003e", "0026":
-				n++
-			}
-			i += 5
-			continue
-		}
-		i++
-	}
-	return n
-}
-
-// compactLen returns the length of the JSON document b without the
-// whitespace between its tokens: what a document can measure at most,
-// before it is read, up to escapes inside strings.
+// compactLen returns about the length of the JSON document b as the
+// server writes it back (compact, without HTML escaping; see plainjson),
+// without decoding it: whitespace outside strings is left out, and an
+// escape \uXXXX counts the bytes of its character, so that a document
+// whose encoder escaped <, > and & (as json.Marshal does), or every
+// character beyond ASCII, measures what it measures once read. It is the
+// cheap bound the admin API checks before it decodes a configuration.
 func compactLen(b []byte) int64 {
 	var n int64
-	inString, escaped := false, false
-	for _, c := range b {
+	for i := 0; i < len(b); i++ {
+		c := b[i]
 		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
 		case c == '"':
-			inString = true
+			end, length := stringLen(b, i)
+			n += length
+			i = end
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			continue
+		default:
+			n++
 		}
-		n++
 	}
 	return n
+}
+
+// stringLen measures the JSON string that starts with the quote at b[i]:
+// the index of its closing quote (len(b)-1 when it has none), and its
+// length, quotes included, as the server writes it back.
+func stringLen(b []byte, i int) (end int, length int64) {
+	length = 2
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '"':
+			return j, length
+		case '\\':
+			if j+5 < len(b) && b[j+1] == 'u' {
+				if r, err := strconv.ParseUint(string(b[j+2:j+6]), 16, 32); err == nil {
+					length += escapedLen(rune(r))
+					j += 5
+					continue
+				}
+			}
+			length += 2 // \n, \", \\ and the like are written as they came
+			j++
+		default:
+			length++
+		}
+	}
+	return len(b) - 1, length
+}
+
+// escapedLen is the bytes r takes as the server writes it back: control
+// characters and the line and paragraph separators stay escaped, a
+// surrogate counts half of the four bytes of its pair, and any other
+// character its UTF-8 length.
+func escapedLen(r rune) int64 {
+	switch {
+	case r < 0x20 || r == 0x2028 || r == 0x2029:
+		return 6
+	case r >= 0xd800 && r <= 0xdfff:
+		return 2
+	}
+	return int64(utf8.RuneLen(r))
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	. "github.com/llmtestserver/llmtestserver/internal/openai"
+	"github.com/llmtestserver/llmtestserver/internal/plainjson"
 	"github.com/llmtestserver/llmtestserver/scenario"
 	oai "github.com/openai/openai-go/v3"
 	goai "github.com/sashabaranov/go-openai"
@@ -26,14 +27,14 @@ func mustDecode(t *testing.T, body []byte) (*ChatRequest, *scenario.Request) {
 // give the same bytes.
 func marshal(t *testing.T, v any) []byte {
 	t.Helper()
-	b, err := json.Marshal(v)
+	b, err := plainjson.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c, ok := v.(*ChatCompletion); ok {
 		var w bytes.Buffer
 		if err := c.WriteJSON(&w); err != nil || !bytes.Equal(w.Bytes(), b) {
-			t.Fatalf("WriteJSON = %q, %v; json.Marshal = %q", w.Bytes(), err, b)
+			t.Fatalf("WriteJSON = %q, %v; plainjson.Marshal = %q", w.Bytes(), err, b)
 		}
 	}
 	return b

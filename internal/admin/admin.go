@@ -3,7 +3,6 @@ package admin
 import (
 	"net/http"
 
-	"github.com/llmtestserver/llmtestserver/internal/provider"
 	"github.com/llmtestserver/llmtestserver/internal/runtime"
 	"github.com/llmtestserver/llmtestserver/journal"
 )
@@ -11,7 +10,7 @@ import (
 // createSession serves POST /admin-api/sessions. It is guarded by the default
 // runtime's bearer token, the management key, and refuses session headers.
 func (h *Handler) createSession(w http.ResponseWriter, r *http.Request, _ call) {
-	body, err := provider.ReadBody(r, h.maxBody)
+	body, err := h.readBody(r)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -44,7 +43,7 @@ func (h *Handler) deleteSession(w http.ResponseWriter, _ *http.Request, c call) 
 }
 
 func (h *Handler) configure(w http.ResponseWriter, r *http.Request, c call) {
-	body, err := provider.ReadBody(r, h.maxBody)
+	body, err := h.readBody(r)
 	if err != nil {
 		writeError(w, err)
 		return

@@ -17,6 +17,7 @@ import (
 
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
 	"github.com/llmtestserver/llmtestserver/internal/httpx"
+	"github.com/llmtestserver/llmtestserver/internal/provider"
 )
 
 // Created describes a newly admitted session.
@@ -56,15 +57,40 @@ const sessionsPath = "/admin-api/sessions"
 // Handler serves the admin API.
 type Handler struct {
 	sessions Sessions
-	maxBody  int64
+	// maxBody is the most bytes of a body the API reads (see New): the
+	// server's request limit, maxRequest, or less when maxConfig, the
+	// configuration size limit, makes it so.
+	maxBody, maxRequest, maxConfig int64
 	// clockMu serializes advances of a fake clock (see advanceClock).
 	clockMu sync.Mutex
 }
 
-// New returns the admin API over sessions, reading bodies of at most
-// maxBody bytes.
-func New(sessions Sessions, maxBody int64) *Handler {
-	return &Handler{sessions: sessions, maxBody: maxBody}
+// New returns the admin API over sessions, whose configurations are at most
+// maxConfig bytes, reading bodies of at most maxRequest bytes, and no more
+// than a configuration of maxConfig bytes can take on the wire (see
+// bodyLimit).
+func New(sessions Sessions, maxRequest, maxConfig int64) *Handler {
+	return &Handler{sessions: sessions, maxBody: min(maxRequest, bodyLimit(maxConfig)), maxRequest: maxRequest, maxConfig: maxConfig}
+}
+
+// bodyLimit is the most bytes an admin request body may take when
+// configurations are at most maxConfig bytes: what such a configuration
+// takes with every character escaped as \u003c is, six times its size,
+// with room for some whitespace. Reading more would only be thrown away
+// (a 30 MiB body of whitespace around a small configuration was read
+// whole, up to the provider APIs' limit).
+func bodyLimit(maxConfig int64) int64 { return 6*maxConfig + 64<<10 }
+
+// readBody reads a request's JSON body within the admin API's limit. A
+// body past the configuration's share of it is refused as a configuration
+// too large, as the admin bodies that carry one are; one past the server's
+// request limit, as too large a request (413).
+func (h *Handler) readBody(r *http.Request) ([]byte, *apierr.Error) {
+	body, err := provider.ReadBody(r, h.maxBody)
+	if err != nil && err.Code == apierr.BodyTooLarge(0).Code && h.maxBody < h.maxRequest {
+		return nil, apierr.ConfigurationTooLarge(h.maxConfig)
+	}
+	return body, err
 }
 
 // Render renders e in the admin API's envelope.

@@ -6,7 +6,6 @@ import (
 
 	"github.com/llmtestserver/llmtestserver/clock"
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
-	"github.com/llmtestserver/llmtestserver/internal/provider"
 )
 
 // clockState is the body of GET /admin-api/clock and of a clock advance.
@@ -51,7 +50,7 @@ func (h *Handler) advanceClock(w http.ResponseWriter, r *http.Request, _ call) {
 			Message: "The server runs on the real clock, which cannot be moved. Start it on a fake clock (llmtest.WithClock(clock.NewFake(...)), session.ManagerConfig.Clock, or the standalone server's -fake-clock flag) to advance it."})
 		return
 	}
-	body, err := provider.ReadBody(r, h.maxBody)
+	body, err := h.readBody(r)
 	if err != nil {
 		writeError(w, err)
 		return

@@ -3,8 +3,6 @@ package admin
 import (
 	"encoding/json"
 	"net/http"
-
-	"github.com/llmtestserver/llmtestserver/internal/provider"
 )
 
 // readConfig serves GET /admin-api/config: the selected runtime's
@@ -34,7 +32,7 @@ func (h *Handler) readMember(w http.ResponseWriter, c call, member string) {
 
 // setMember serves a PUT of one member of the configuration with set.
 func (h *Handler) setMember(w http.ResponseWriter, r *http.Request, c call, set func(id string, body []byte) error) {
-	body, err := provider.ReadBody(r, h.maxBody)
+	body, err := h.readBody(r)
 	if err != nil {
 		writeError(w, err)
 		return

@@ -2,8 +2,6 @@ package admin
 
 import (
 	"net/http"
-
-	"github.com/llmtestserver/llmtestserver/internal/provider"
 )
 
 // forkRequest is the optional body of POST /admin-api/sessions/{id}/fork.
@@ -20,7 +18,7 @@ type forkRequest struct {
 // the session's own two headers authorize it. 201 with the new session's
 // Location and its ID, key and reservation.
 func (h *Handler) forkSession(w http.ResponseWriter, r *http.Request, c call) {
-	body, err := provider.ReadBody(r, h.maxBody)
+	body, err := h.readBody(r)
 	if err != nil {
 		writeError(w, err)
 		return

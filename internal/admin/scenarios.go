@@ -8,7 +8,7 @@ import (
 	"net/http"
 
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
-	"github.com/llmtestserver/llmtestserver/internal/provider"
+	"github.com/llmtestserver/llmtestserver/internal/plainjson"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
@@ -29,17 +29,17 @@ type scenarioStatus struct {
 // scenario that holds a Go function cannot travel as JSON: it is listed by
 // name, marked in_process_only.
 func (s scenarioStatus) MarshalJSON() ([]byte, error) {
-	b, err := json.Marshal(s.Scenario)
+	b, err := plainjson.Marshal(s.Scenario)
 	inProcessOnly := errors.Is(err, scenario.ErrInProcessOnly)
 	switch {
 	case inProcessOnly:
-		b, _ = json.Marshal(struct {
+		b, _ = plainjson.Marshal(struct {
 			Name string `json:"name"`
 		}{s.Scenario.Name})
 	case err != nil:
 		return nil, err
 	}
-	extra, err := json.Marshal(struct {
+	extra, err := plainjson.Marshal(struct {
 		InProcessOnly           bool           `json:"in_process_only,omitempty"`
 		Remaining               int            `json:"remaining"`
 		RemainingByConversation map[string]int `json:"remaining_by_conversation,omitempty"`
@@ -69,7 +69,7 @@ func (h *Handler) listScenarios(w http.ResponseWriter, _ *http.Request, c call) 
 // size limit and the reservation budget.
 func (h *Handler) addScenarios(w http.ResponseWriter, r *http.Request, c call) {
 	sel := c.sel
-	body, err := provider.ReadBody(r, h.maxBody)
+	body, err := h.readBody(r)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -107,7 +107,7 @@ func DecodeScenarioList(body []byte) ([]scenario.Scenario, *apierr.Error) {
 		}
 		delete(fields, "remaining")
 		delete(fields, "remaining_by_conversation")
-		clean, _ := json.Marshal(fields) // re-encoding decoded JSON cannot fail
+		clean, _ := plainjson.Marshal(fields) // re-encoding decoded JSON cannot fail
 		if err := json.Unmarshal(clean, &scenarios[i]); err != nil {
 			return nil, apierr.InvalidConfiguration(fmt.Sprintf("scenarios[%d]", i), err.Error())
 		}

@@ -1,10 +1,10 @@
 package httpx
 
 import (
-	"encoding/json"
 	"net/http"
 
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
+	"github.com/llmtestserver/llmtestserver/internal/plainjson"
 )
 
 // Renderer renders an error in an envelope: a codec's, or the admin API's.
@@ -23,13 +23,14 @@ func WriteJSON(w http.ResponseWriter, status int, v any, render Renderer) error 
 	return err
 }
 
-// marshalJSON encodes v as the body of a response with status. A value that
-// cannot be encoded is a fault of the server, answered as such.
+// marshalJSON encodes v as the body of a response with status, without
+// HTML escaping (see plainjson). A value that cannot be encoded is a fault
+// of the server, answered as such.
 func marshalJSON(status int, v any, render Renderer) (int, []byte) {
-	body, err := json.Marshal(v)
+	body, err := plainjson.Marshal(v)
 	if err != nil {
 		status, v = render(apierr.Internal(), 0)
-		body, _ = json.Marshal(v) // an error envelope always encodes
+		body, _ = plainjson.Marshal(v) // an error envelope always encodes
 		return status, body
 	}
 	return status, body

@@ -30,12 +30,13 @@ var neutral = []string{"scenario", "journal", "clock", "internal/runtime", "inte
 
 // leaves lists what may import nothing of this module but the packages
 // of leafImports.
-var leaves = []string{"scenario", "journal", "clock", "internal/memhttp", "internal/dashboard", "internal/friend"}
+var leaves = []string{"scenario", "journal", "clock", "internal/memhttp", "internal/dashboard", "internal/friend", "internal/plainjson"}
 
 // leafImports are what a leaf may import: internal/friend, through which
 // scenario and journal hand their builders and writers to the module
-// alone, and which imports nothing itself.
-var leafImports = map[string][]string{"scenario": {"internal/friend"}, "journal": {"internal/friend"}}
+// alone, and internal/plainjson, which writes their JSON as the server
+// writes all of it; both import nothing themselves.
+var leafImports = map[string][]string{"scenario": {"internal/friend", "internal/plainjson"}, "journal": {"internal/friend", "internal/plainjson"}}
 
 // testingImporters are the packages whose non-test files may import the
 // standard library's testing: the helpers that only test files import

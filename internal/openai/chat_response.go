@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/llmtestserver/llmtestserver/internal/plainjson"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
@@ -153,15 +154,15 @@ func (a *ChatAnswer) Completion() *ChatCompletion {
 	}
 }
 
-// WriteJSON writes c to w exactly as json.Marshal encodes it, a choice at a
-// time: a completion with n choices of a long answer would otherwise be
+// WriteJSON writes c to w exactly as plainjson.Marshal encodes it, a
+// choice at a time: a completion with n choices of a long answer would otherwise be
 // built whole in memory, n times the answer's size. Choices that share
 // their message, as Completion's do, encode it once.
 func (c *ChatCompletion) WriteJSON(w io.Writer) error {
 	if len(c.Choices) <= 1 {
 		// Nothing is multiplied: encoding whole costs a small multiple of
 		// the answer, and is quicker than encoding in pieces.
-		b, err := json.Marshal(c)
+		b, err := plainjson.Marshal(c)
 		if err != nil {
 			return err
 		}
@@ -228,12 +229,12 @@ func sameMessage(a, b *AssistantOutput) bool {
 		len(a.ToolCalls) == len(b.ToolCalls) && (len(a.ToolCalls) == 0 || &a.ToolCalls[0] == &b.ToolCalls[0])
 }
 
-// marshalOr is json.Marshal that keeps the first error.
+// marshalOr is plainjson.Marshal that keeps the first error.
 func marshalOr(prev []byte, v any, err error) ([]byte, error) {
 	if err != nil {
 		return prev, err
 	}
-	return json.Marshal(v)
+	return plainjson.Marshal(v)
 }
 
 // jsonWriter gathers small pieces of JSON and writes them on in batches;
@@ -246,7 +247,7 @@ type jsonWriter struct {
 
 func (j *jsonWriter) raw(s string) { j.buf = append(j.buf, s...) }
 
-// value encodes v as json.Marshal does.
+// value encodes v as plainjson.Marshal does.
 func (j *jsonWriter) value(v any) {
 	b, err := marshalOr(nil, v, j.err)
 	j.err = err

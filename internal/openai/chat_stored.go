@@ -3,11 +3,11 @@ package openai
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/llmtestserver/llmtestserver/internal/plainjson"
 	"github.com/llmtestserver/llmtestserver/internal/tokens"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
@@ -141,7 +141,7 @@ func (s *StoredChatCompletion) MarshalJSON() ([]byte, error) {
 	if meta == nil {
 		meta = map[string]string{}
 	}
-	m, err := json.Marshal(meta)
+	m, err := plainjson.Marshal(meta)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
+	"github.com/llmtestserver/llmtestserver/internal/plainjson"
 	"github.com/llmtestserver/llmtestserver/internal/provider"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
@@ -16,7 +17,7 @@ import (
 // exact prefix go-openai looks for (openai-go fails on any top-level
 // "error" key).
 func ErrorEvent(e *Error) []byte {
-	b, _ := json.Marshal(Envelope(e)) // strings and nullable strings always encode
+	b, _ := plainjson.Marshal(Envelope(e)) // strings and nullable strings always encode
 	out := make([]byte, 0, len(b)+8)
 	out = append(out, "data: "...)
 	out = append(out, b...)

@@ -11,6 +11,7 @@ import (
 	oai "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/shared"
 
+	"github.com/llmtestserver/llmtestserver/internal/plainjson"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
@@ -56,18 +57,18 @@ func mustDecode(t *testing.T, body []byte) (*ChatRequest, *scenario.Request) {
 	return req, req.Normalize()
 }
 
-// marshal encodes v; a completion is also written with WriteJSON, which must
-// give the same bytes.
+// marshal encodes v as the server writes JSON (plainjson); a completion is
+// also written with WriteJSON, which must give the same bytes.
 func marshal(t *testing.T, v any) []byte {
 	t.Helper()
-	b, err := json.Marshal(v)
+	b, err := plainjson.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c, ok := v.(*ChatCompletion); ok {
 		var w bytes.Buffer
 		if err := c.WriteJSON(&w); err != nil || !bytes.Equal(w.Bytes(), b) {
-			t.Fatalf("WriteJSON = %q, %v; json.Marshal = %q", w.Bytes(), err, b)
+			t.Fatalf("WriteJSON (%d bytes), %v differs from plainjson.Marshal (%d bytes)", w.Len(), err, len(b))
 		}
 	}
 	return b
@@ -346,7 +347,7 @@ var toolAnswer = &ChatAnswer{ID: "chatcmpl-t", Created: 1700000000, Model: "gpt-
 	{ID: "call_B", Name: "get_time", Arguments: `{"tz":"Europe/Rome"}`},
 }, Usage: NewUsage(20, 12)}
 
-// WriteJSON writes what json.Marshal would, also for many choices of a long
+// WriteJSON writes what plainjson.Marshal would, also for many choices of a long
 // answer (written in several pieces) and for choices whose messages differ.
 func TestCompletionWriteJSON(t *testing.T) {
 	long := strings.Repeat("<tag> & \"quoted\" ünïcode ", 2000)

@@ -1,12 +1,13 @@
 package openai
 
 import (
-	"encoding/json"
 	"hash/fnv"
 	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/llmtestserver/llmtestserver/internal/plainjson"
 )
 
 // Log probabilities of answers' tokens, made up deterministically, as the
@@ -82,7 +83,7 @@ func encodeToken(tok string) encodedToken {
 		name = b.String()
 	}
 	e := encodedToken{text: tok}
-	e.token, _ = json.Marshal(name) // a valid string always encodes
+	e.token, _ = plainjson.Marshal(name) // a valid string always encodes
 	e.bytes = append(e.bytes, '[')
 	for i := range len(tok) {
 		if i > 0 {

@@ -1,11 +1,11 @@
 package openai
 
 import (
-	"bytes"
 	"encoding/json"
 	"net/http"
 	"strings"
 
+	"github.com/llmtestserver/llmtestserver/internal/plainjson"
 	"github.com/llmtestserver/llmtestserver/internal/provider"
 )
 
@@ -102,7 +102,7 @@ func (it Item) MarshalJSON() ([]byte, error) {
 		if content == nil {
 			content = []ItemPart{}
 		}
-		return marshalNoEscape(struct {
+		return plainjson.Marshal(struct {
 			Type    string     `json:"type"`
 			ID      string     `json:"id"`
 			Status  string     `json:"status"`
@@ -110,7 +110,7 @@ func (it Item) MarshalJSON() ([]byte, error) {
 			Content []ItemPart `json:"content"`
 		}{it.Type, it.ID, it.status(), it.Role, content})
 	case "function_call":
-		return marshalNoEscape(struct {
+		return plainjson.Marshal(struct {
 			Type      string `json:"type"`
 			ID        string `json:"id"`
 			Status    string `json:"status"`
@@ -123,7 +123,7 @@ func (it Item) MarshalJSON() ([]byte, error) {
 		if it.OutputParts != nil {
 			output = it.OutputParts
 		}
-		return marshalNoEscape(struct {
+		return plainjson.Marshal(struct {
 			Type   string `json:"type"`
 			ID     string `json:"id"`
 			Status string `json:"status"`
@@ -134,7 +134,7 @@ func (it Item) MarshalJSON() ([]byte, error) {
 	if len(it.Raw) > 0 {
 		return it.Raw, nil
 	}
-	return marshalNoEscape(struct {
+	return plainjson.Marshal(struct {
 		Type string `json:"type"`
 		ID   string `json:"id"`
 	}{it.Type, it.ID})
@@ -144,7 +144,7 @@ func (it Item) MarshalJSON() ([]byte, error) {
 func (p ItemPart) MarshalJSON() ([]byte, error) {
 	switch p.Type {
 	case "input_text":
-		return marshalNoEscape(struct {
+		return plainjson.Marshal(struct {
 			Type string `json:"type"`
 			Text string `json:"text"`
 		}{p.Type, p.Text})
@@ -153,14 +153,14 @@ func (p ItemPart) MarshalJSON() ([]byte, error) {
 		if logprobs == nil {
 			logprobs = json.RawMessage("[]")
 		}
-		return marshalNoEscape(struct {
+		return plainjson.Marshal(struct {
 			Type        string          `json:"type"`
 			Annotations []struct{}      `json:"annotations"`
 			Logprobs    json.RawMessage `json:"logprobs"`
 			Text        string          `json:"text"`
 		}{p.Type, []struct{}{}, logprobs, p.Text})
 	case "refusal":
-		return marshalNoEscape(struct {
+		return plainjson.Marshal(struct {
 			Type    string `json:"type"`
 			Refusal string `json:"refusal"`
 		}{p.Type, p.Text})
@@ -169,14 +169,14 @@ func (p ItemPart) MarshalJSON() ([]byte, error) {
 		if detail == "" {
 			detail = "auto"
 		}
-		return marshalNoEscape(struct {
+		return plainjson.Marshal(struct {
 			Type     string  `json:"type"`
 			Detail   string  `json:"detail"`
 			FileID   *string `json:"file_id"`
 			ImageURL *string `json:"image_url"`
 		}{p.Type, detail, nullable(p.FileID), nullable(p.ImageURL)})
 	case "input_file":
-		return marshalNoEscape(struct {
+		return plainjson.Marshal(struct {
 			Type     string `json:"type"`
 			FileID   string `json:"file_id,omitempty"`
 			Filename string `json:"filename,omitempty"`
@@ -187,22 +187,9 @@ func (p ItemPart) MarshalJSON() ([]byte, error) {
 	if len(p.Raw) > 0 {
 		return p.Raw, nil
 	}
-	return marshalNoEscape(struct {
+	return plainjson.Marshal(struct {
 		Type string `json:"type"`
 	}{p.Type})
-}
-
-// marshalNoEscape encodes v as json.Marshal does but without escaping <, >
-// and &, as the API sends text; an outer encoder that escapes still escapes
-// the result.
-func marshalNoEscape(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // ItemList is the body of GET /v1/responses/{id}/input_items: openai-go's

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/llmtestserver/llmtestserver/internal/plainjson"
 	"github.com/llmtestserver/llmtestserver/internal/provider"
 )
 
@@ -125,7 +126,7 @@ func (r *ResponseReasoning) item(added bool) Item {
 			body.Summary = append(body.Summary, summaryPart{Type: "summary_text", Text: s})
 		}
 	}
-	raw, _ := marshalNoEscape(body) // strings and empty slices always encode
+	raw, _ := plainjson.Marshal(body) // strings and empty slices always encode
 	return Item{Type: "reasoning", ID: r.ID, Raw: raw}
 }
 

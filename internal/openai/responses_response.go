@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"maps"
+
+	"github.com/llmtestserver/llmtestserver/internal/plainjson"
 )
 
 // ResponseAnswer is what the server answers on the Responses API,
@@ -429,7 +431,7 @@ func (t responsesTool) echo() json.RawMessage {
 	if params == nil {
 		params = json.RawMessage("null")
 	}
-	b, _ := marshalNoEscape(struct { // strings, a bool and valid JSON always encode
+	b, _ := plainjson.Marshal(struct { // strings, a bool and valid JSON always encode
 		Type        string          `json:"type"`
 		Description *string         `json:"description"`
 		Name        string          `json:"name"`

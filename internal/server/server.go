@@ -21,6 +21,9 @@ const HTTPMaxHeaderBytes = httpx.HTTPMaxHeaderBytes
 type Options struct {
 	// MaxRequestBytes bounds every request body.
 	MaxRequestBytes int64
+	// MaxConfigBytes is the most bytes of a session's configuration, which
+	// bounds the admin API's bodies further (see admin.New).
+	MaxConfigBytes int64
 	// Dashboard serves the browser dashboard (internal/dashboard) at / to
 	// the holder of the management key; without it / is a provider 404.
 	Dashboard bool
@@ -62,7 +65,7 @@ type route struct {
 
 // New returns the server's handler.
 func New(sessions admin.Sessions, opts Options) http.Handler {
-	h := &handler{sessions: sessions, admin: admin.New(sessions, opts.MaxRequestBytes), opts: opts}
+	h := &handler{sessions: sessions, admin: admin.New(sessions, opts.MaxRequestBytes, opts.MaxConfigBytes), opts: opts}
 	if opts.Dashboard {
 		h.dashboard = h.admin.Guard(dashboard.Handler())
 	}
