@@ -24,7 +24,11 @@ func Serve(w http.ResponseWriter, r *http.Request, rt *runtime.Runtime, codec pr
 	render := codec.RenderError
 	ctx, end, ok := rt.Begin(r.Context(), func() { interrupt(w) })
 	if !ok {
-		WriteError(w, apierr.RequestSuperseded(), 0, render)
+		// The session was deleted (or evicted) between the request's
+		// selection of it and its start: the request was never in flight,
+		// so it gets what every request after a deletion gets, whichever
+		// side of that moment it fell on.
+		WriteError(w, apierr.SessionNotFound(), 0, render)
 		return
 	}
 	defer end()

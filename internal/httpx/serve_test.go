@@ -257,9 +257,20 @@ func TestServeSupersedesADeletedSession(t *testing.T) {
 	assert.Equal(t, "llm_test_server_request_superseded", env.Error.Code)
 	assert.Zero(t, rt.Journal().Len())
 
-	w, _ = serve(t, rt, request("right"), func(*provider.Exchange) provider.Response {
+}
+
+// A request that selected a session the moment before it was deleted or
+// evicted, and so begins on a retired runtime, was never in flight: it
+// gets the 404 session_not_found of every request after the deletion, not
+// the 409 of one the deletion cut short, and runs no route.
+func TestServeOnARetiredRuntimeIsNotFound(t *testing.T) {
+	rt := newRuntime()
+	rt.Retire()
+	w, _ := serve(t, rt, request("right"), func(*provider.Exchange) provider.Response {
 		t.Error("a request to a deleted session ran its route")
 		return provider.Response{}
 	}, false)
-	assert.Equal(t, http.StatusConflict, w.Code)
+	assert.Equal(t, http.StatusNotFound, w.Code)
+	assert.Contains(t, w.Body.String(), "session_not_found")
+	assert.Zero(t, rt.Journal().Len())
 }
