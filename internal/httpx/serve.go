@@ -97,8 +97,14 @@ func Serve(w http.ResponseWriter, r *http.Request, rt *runtime.Runtime, codec pr
 	// a fault's abort (drop, cut) likewise comes after the record.
 	defer finish()
 	if superseded(ctx) {
-		// Deleted while answering: what was written completes (a paced
-		// stream just stops), and nothing is recorded.
+		// Deleted while answering, or the server closed: nothing is
+		// recorded. An answer written whole completes; one the deletion
+		// cut short (a paced stream under way) is aborted, as a cut fault
+		// is, so that the client reads an unexpected end rather than a
+		// clean one it could take for a whole answer.
+		if status == apierr.StatusClientClosed {
+			abort(w, true)
+		}
 		return
 	}
 	if res.Err != nil {
