@@ -28,7 +28,7 @@ func Serve(w http.ResponseWriter, r *http.Request, rt *runtime.Runtime, codec pr
 		// selection of it and its start: the request was never in flight,
 		// so it gets what every request after a deletion gets, whichever
 		// side of that moment it fell on.
-		WriteError(w, apierr.SessionNotFound(), 0, render)
+		WriteCodecError(w, apierr.SessionNotFound(), codec)
 		return
 	}
 	defer end()
@@ -72,7 +72,7 @@ func Serve(w http.ResponseWriter, r *http.Request, rt *runtime.Runtime, codec pr
 		x.Entry.Model = res.Model
 	}
 	if superseded(ctx) {
-		supersede(w, res, render)
+		supersede(w, res, codec)
 		return
 	}
 	if ctx.Err() != nil && res.Err == nil {
@@ -145,11 +145,11 @@ func interrupt(w http.ResponseWriter) {
 
 // supersede answers a request whose session was deleted: 409, and the
 // reserved reply goes back, though nobody will take it.
-func supersede(w http.ResponseWriter, res provider.Response, render Renderer) {
+func supersede(w http.ResponseWriter, res provider.Response, codec provider.Codec) {
 	if res.Reservation != nil {
 		res.Reservation.Rollback()
 	}
-	WriteError(w, apierr.RequestSuperseded(), 0, render)
+	WriteCodecError(w, apierr.RequestSuperseded(), codec)
 }
 
 func superseded(ctx context.Context) bool {

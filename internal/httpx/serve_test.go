@@ -272,5 +272,6 @@ func TestServeOnARetiredRuntimeIsNotFound(t *testing.T) {
 	}, false)
 	assert.Equal(t, http.StatusNotFound, w.Code)
 	assert.Contains(t, w.Body.String(), "session_not_found")
+	assert.NotEmpty(t, w.Header().Get("X-Fake-Request"), "the codec's headers are missing")
 	assert.Zero(t, rt.Journal().Len())
 }

@@ -1,10 +1,12 @@
 package httpx
 
 import (
+	"math/rand/v2"
 	"net/http"
 
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
 	"github.com/llmtestserver/llmtestserver/internal/plainjson"
+	"github.com/llmtestserver/llmtestserver/internal/provider"
 )
 
 // Renderer renders an error in an envelope: a codec's, or the admin API's.
@@ -43,6 +45,17 @@ func WriteError(w http.ResponseWriter, e *apierr.Error, serial uint64, render Re
 	}
 	status, body := render(e, serial)
 	return WriteJSON(w, status, body, render)
+}
+
+// WriteCodecError writes e as codec words it, with the headers the codec
+// sends with every response, for a request that reached no runtime (or
+// one retired under it), which numbers none: it gets a serial of its own,
+// drawn at random as runtimes draw their first, so that its request ID is
+// as fresh as any other's.
+func WriteCodecError(w http.ResponseWriter, e *apierr.Error, codec provider.Codec) error {
+	serial := rand.Uint64()
+	codec.SetHeaders(w.Header(), serial, 0)
+	return WriteError(w, codec.Resolve(e), serial, codec.RenderError)
 }
 
 // startSSE sends the headers of an event stream.

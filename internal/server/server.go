@@ -96,13 +96,13 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	served, codec, found := h.find(r)
 	if err := httpx.HeadersTooLarge(r); err != nil {
-		httpx.WriteError(w, err, 0, codec.RenderError)
+		httpx.WriteCodecError(w, err, codec)
 		return
 	}
 	sel, _, err := httpx.Select(h.sessions, r.Header)
 	if err != nil {
 		// Nothing is invoked or journaled: the request reached no runtime.
-		httpx.WriteError(w, err, 0, codec.RenderError)
+		httpx.WriteCodecError(w, err, codec)
 		return
 	}
 	if !found {
