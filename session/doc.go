@@ -41,9 +41,10 @@
 // a budget of reserved bytes, where each session reserves what its [Config]
 // allows it to keep (see [Config.Reservation]); a fork reserves what its
 // parent does, and the default runtime, which answers requests without
-// session headers, takes its share like a session. [Manager.Sessions] lists the working set, most recently used
-// first. Sessions live until they are deleted; a long-running shared server
-// may call [Manager.EvictIdle] to delete those idle for too long, never one
-// with a request in flight. A [Config] is plain data, and as JSON exactly what the admin API
-// accepts.
+// session headers, takes its share like a session. [Manager.Sessions]
+// lists the working set, most recently used first. Sessions live until
+// they are deleted; a long-running shared server may call
+// [Manager.EvictIdle] to delete those idle for too long, never one with a
+// request in flight. A [Config] is plain data, and as JSON exactly what
+// the admin API accepts.
 package session

@@ -170,12 +170,15 @@ func stringLen(b []byte, i int) (end int, length int64) {
 	return len(b) - 1, length
 }
 
-// escapedLen is the bytes r takes as the server writes it back: control
-// characters and the line and paragraph separators stay escaped, a
-// surrogate counts half of the four bytes of its pair, and any other
-// character its UTF-8 length.
+// escapedLen is the bytes r takes as the server writes it back: a quote,
+// a backslash and \b, \f, \n, \r, \t take their two-byte escapes, other
+// control characters and the line and paragraph separators stay \uXXXX
+// (as encoding/json writes them), a surrogate counts half of the four
+// bytes of its pair, and any other character its UTF-8 length.
 func escapedLen(r rune) int64 {
 	switch {
+	case r == '"' || r == '\\' || r == '\b' || r == '\f' || r == '\n' || r == '\r' || r == '\t':
+		return 2
 	case r < 0x20 || r == 0x2028 || r == 0x2029:
 		return 6
 	case r >= 0xd800 && r <= 0xdfff:

@@ -2,10 +2,15 @@ package session
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
+	"github.com/llmtestserver/llmtestserver/internal/plainjson"
 	"github.com/llmtestserver/llmtestserver/scenario"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // Size is the length of the compact JSON encoding without HTML escaping:
@@ -95,4 +100,36 @@ func TestScriptingPricesLikeTheWholeConfiguration(t *testing.T) {
 	check("a post that turns per_conversation off")
 	s.Chat("convo").Responds("last")
 	check("more replies")
+}
+
+// compactLen, the bound checked before a configuration is decoded, measures
+// a document as the server writes it back once decoded, whichever escapes
+// its sender chose: HTML escapes, every character escaped, whitespace.
+func TestCompactLenMeasuresTheDocumentAsWrittenBack(t *testing.T) {
+	texts := []string{
+		"plain", `<a href="x">&amp;</a>`, "tab\tnew\nline\r\b\f\x01\x1f", `back\slash "quote"`,
+		"é ü 日本 🦜", "\u2028\u2029", `\u003c literally`,
+	}
+	for _, text := range texts {
+		doc := map[string]string{"text": text}
+		written, err := plainjson.Marshal(doc)
+		require.NoError(t, err)
+		htmlEscaped, _ := json.MarshalIndent(doc, "", "  ")
+		allEscaped := []byte(`{"text":"` + escapeEveryRune(text) + `"}`)
+		for _, sent := range [][]byte{written, htmlEscaped, allEscaped} {
+			assert.Equal(t, int64(len(written)), compactLen(sent), "text %q sent as %s", text, sent)
+		}
+	}
+}
+
+// escapeEveryRune writes s as a JSON string's contents with every
+// character as \uXXXX, surrogate pairs beyond the basic plane.
+func escapeEveryRune(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		for _, u := range utf16.Encode([]rune{r}) {
+			fmt.Fprintf(&b, `\u%04x`, u)
+		}
+	}
+	return b.String()
 }

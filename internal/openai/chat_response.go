@@ -155,9 +155,9 @@ func (a *ChatAnswer) Completion() *ChatCompletion {
 }
 
 // WriteJSON writes c to w exactly as plainjson.Marshal encodes it, a
-// choice at a time: a completion with n choices of a long answer would otherwise be
-// built whole in memory, n times the answer's size. Choices that share
-// their message, as Completion's do, encode it once.
+// choice at a time: a completion with n choices of a long answer would
+// otherwise be built whole in memory, n times the answer's size. Choices
+// that share their message, as Completion's do, encode it once.
 func (c *ChatCompletion) WriteJSON(w io.Writer) error {
 	if len(c.Choices) <= 1 {
 		// Nothing is multiplied: encoding whole costs a small multiple of
