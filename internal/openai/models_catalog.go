@@ -3,7 +3,7 @@ package openai
 import "time"
 
 // The catalog: every chat, reasoning, embedding and video model that
-// openai-go v3.98.0's model constants name (shared.ChatModel*,
+// openai-go v3.100.0's model constants name (shared.ChatModel*,
 // shared.ResponsesModel*, EmbeddingModel*, VideoModel*), each alias with the
 // dated snapshots the SDK names for it. TestCatalogServesTheSDKModels fails
 // when the SDK names a model the catalog lacks.
