@@ -242,7 +242,7 @@ func (e *ConfigError) Is(target error) bool { return target == ErrInvalidConfig 
 func (c *Config) Validate() error {
 	switch {
 	case c.BearerToken != "" && c.APIKey != "" && c.BearerToken != c.APIKey:
-		return &ConfigError{"bearer_token", "is the former name of api_key, which sets another key: set api_key alone"}
+		return errKeyNames()
 	case c.Journal.Capacity < 1 || c.Journal.Capacity > maxJournalCapacity:
 		return &ConfigError{"journal.capacity", fmt.Sprintf("must be between 1 and %d", maxJournalCapacity)}
 	case c.Journal.MaxBytes < 1 || c.Journal.MaxBytes > maxJournalBytes:
@@ -298,6 +298,12 @@ func (c *Config) Validate() error {
 		}
 	}
 	return nil
+}
+
+// errKeyNames refuses a configuration whose api_key and bearer_token, its
+// former name, set two different keys.
+func errKeyNames() *ConfigError {
+	return &ConfigError{"bearer_token", "is the former name of api_key, which sets another key: set api_key alone"}
 }
 
 // normalize moves the deprecated BearerToken to APIKey, unless the two
@@ -368,7 +374,7 @@ func keyNames(data []byte, cfg *Config) error {
 	}
 	switch {
 	case set.APIKey != nil && set.BearerToken != nil && *set.APIKey != *set.BearerToken:
-		return &ConfigError{"bearer_token", "is the former name of api_key, which sets another key: set api_key alone"}
+		return errKeyNames()
 	case set.BearerToken != nil && set.APIKey == nil:
 		cfg.APIKey, cfg.BearerToken = *set.BearerToken, ""
 	case set.APIKey != nil:

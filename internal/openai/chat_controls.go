@@ -55,7 +55,7 @@ func (r *ChatRequest) decodeOutputControls() *Error {
 		reported, ok := reportedTier(*t)
 		if !ok {
 			return invalidRequest(http.StatusBadRequest, "invalid_value", "service_tier",
-				"Invalid value: '%s'. Supported values are: %s.", *t, quotedList(serviceTiers))
+				"Invalid value: '%s'. Supported values are: %s.", *t, supported(serviceTiers))
 		}
 		r.controls.tier = reported
 	}

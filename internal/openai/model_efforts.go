@@ -48,8 +48,8 @@ func checkEffort(info ModelInfo, model, effort string, responses bool) *Error {
 	}
 	if responses {
 		return invalidRequest(http.StatusBadRequest, "unsupported_value", "reasoning.effort",
-			"Unsupported value: '%s' is not supported with the '%s' model. Supported values are: %s.", effort, model, quotedList(efforts))
+			"Unsupported value: '%s' is not supported with the '%s' model. Supported values are: %s.", effort, model, supported(efforts))
 	}
 	return invalidRequest(http.StatusBadRequest, "unsupported_value", "reasoning_effort",
-		"Unsupported value: 'reasoning_effort' does not support '%s' with this model. Supported values are: %s.", effort, quotedList(efforts))
+		"Unsupported value: 'reasoning_effort' does not support '%s' with this model. Supported values are: %s.", effort, supported(efforts))
 }

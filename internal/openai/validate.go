@@ -64,24 +64,8 @@ func invalidValue(param, value string, values []string) *Error {
 		"Invalid value: '%s'. Supported values are: %s.", value, supported(values))
 }
 
-// quotedList words a list as the API's enum errors do:
-// 'a', 'b', and 'c'.
-func quotedList(values []string) string {
-	out := ""
-	for i, v := range values {
-		switch {
-		case i == 0:
-		case i == len(values)-1:
-			out += ", and "
-		default:
-			out += ", "
-		}
-		out += "'" + v + "'"
-	}
-	return out
-}
-
-// supported renders the API's "Supported values are: 'a', 'b', and 'c'."
+// supported words a list as the API's enum errors do: 'a', 'b', and 'c'
+// (two values: 'a' and 'b'), as in "Supported values are: …".
 func supported(values []string) string {
 	q := make([]string, len(values))
 	for i, v := range values {
