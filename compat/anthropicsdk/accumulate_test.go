@@ -81,6 +81,7 @@ func bothWays(t *testing.T, reply scenario.Reply, params anthropic.MessageNewPar
 func TestAccumulateEveryReplyKind(t *testing.T) {
 	t.Parallel()
 	longText := strings.Repeat("A sentence long enough to take several chunks, with <, > & \"quotes\". ", 20)
+	manyBytes := strings.Repeat("🦜 日本語 🦜🦜 ü 𝄞 ", 8)
 	thinking := func(p anthropic.MessageNewParams) anthropic.MessageNewParams {
 		p.MaxTokens = 4096
 		p.Thinking = anthropic.ThinkingConfigParamOfEnabled(2048)
@@ -103,6 +104,14 @@ func TestAccumulateEveryReplyKind(t *testing.T) {
 		want: func(t *testing.T, s shape) {
 			assert.Equal(t, []block{{Type: "text", Text: longText}}, s.Blocks)
 			assert.Equal(t, anthropic.StopReasonEndTurn, s.StopReason)
+		},
+	}, {
+		// The tokenizer cuts emoji and other characters of several bytes
+		// into tokens that end inside them; no delta may end there.
+		name:  "text of characters the tokenizer cuts",
+		reply: scenario.Text(manyBytes),
+		want: func(t *testing.T, s shape) {
+			assert.Equal(t, []block{{Type: "text", Text: manyBytes}}, s.Blocks)
 		},
 	}, {
 		name: "tool calls with text",

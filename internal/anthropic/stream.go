@@ -8,6 +8,7 @@ import (
 
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
 	"github.com/llmtestserver/llmtestserver/internal/provider"
+	"github.com/llmtestserver/llmtestserver/internal/tokens"
 )
 
 // stream is an answer as the API streams it: message_start, ping, each
@@ -78,31 +79,32 @@ func NewStream(a *provider.Answer, split func(string) []string, tokensPerChunk i
 	return s
 }
 
-// chunkOffsets cuts text into chunks of per tokens. Only the offsets are
-// kept; an empty text is one empty chunk (the API's first input_json_delta
-// may be empty, too). If split's tokens do not give the text back, the
-// text is one chunk.
+// chunkOffsets cuts text into chunks of per tokens, none ending inside a
+// character (see tokens.ChunkEnds). Only the offsets are kept; an empty
+// text is one empty chunk (the API's first input_json_delta may be empty,
+// too). If split's tokens do not give the text back, the text is one
+// chunk.
 func chunkOffsets(text string, split func(string) []string, per int) []int {
 	if text == "" {
 		return []int{0, 0}
 	}
 	pieces := split(text)
-	off := make([]int, 0, (len(pieces)+per-1)/per+1)
-	off = append(off, 0)
-	pos := 0
-	for i, p := range pieces {
-		if pos+len(p) > len(text) || text[pos:pos+len(p)] != p {
-			return []int{0, len(text)}
+	off := make([]int, 1, tokens.MaxChunks(len(pieces), per)+1)
+	pos, next := 0, 0 // the offset of pieces[next]
+	for end := range tokens.ChunkEnds(pieces, per) {
+		for ; next < end; next++ {
+			p := pieces[next]
+			if pos+len(p) > len(text) || text[pos:pos+len(p)] != p {
+				return []int{0, len(text)}
+			}
+			pos += len(p)
 		}
-		pos += len(p)
-		if (i+1)%per == 0 && pos < len(text) {
-			off = append(off, pos)
-		}
+		off = append(off, pos)
 	}
 	if pos != len(text) {
 		return []int{0, len(text)}
 	}
-	return append(off, len(text))
+	return off
 }
 
 // Len is the number of events.

@@ -3,7 +3,8 @@ package openai
 import (
 	"io"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/llmtestserver/llmtestserver/internal/tokens"
 )
 
 // Server-sent events as the OpenAI APIs frame them, and the cutting of a
@@ -68,55 +69,24 @@ func (p *pieces) span(i int) span {
 }
 
 // chunkTokens is chunkPieces that also keeps the tokens of each piece when
-// keep is set, for their log probabilities.
+// keep is set, for their log probabilities. No piece ends inside a
+// character (see tokens.ChunkEnds).
 func chunkTokens(s string, split func(string) []string, per int, keep bool) pieces {
 	if s == "" {
 		return pieces{}
 	}
-	tokens := logprobTokens(s, split)
-	per = max(per, 1)
-	out := pieces{pieces: make([]string, 0, (len(tokens)+per-1)/per)}
+	toks := logprobTokens(s, split)
+	out := pieces{pieces: make([]string, 0, tokens.MaxChunks(len(toks), per))}
 	if keep {
-		out.tokens = tokens
-		out.ends = make([]int, 0, cap(out.pieces))
+		out.tokens, out.ends = toks, make([]int, 0, cap(out.pieces))
 	}
-	// A piece ends after per whole characters' worth of tokens: tokens
-	// that end inside a UTF-8 sequence count with the ones completing it,
-	// so that no piece ends inside a character (JSON would turn each half
-	// into U+FFFD). Only the last bytes of the tokens since the last
-	// whole character decide that: tail keeps them, so that a scripted
-	// run of lone lead bytes costs linear time (and stays one piece).
-	start, units, tail := 0, 0, ""
-	for i, t := range tokens {
-		tail += t
-		tail = tail[max(0, len(tail)-utf8.UTFMax):]
-		if endsInsideRune(tail) && i+1 < len(tokens) {
-			continue
+	start := 0
+	for end := range tokens.ChunkEnds(toks, per) {
+		out.pieces = append(out.pieces, strings.Join(toks[start:end], ""))
+		if keep {
+			out.ends = append(out.ends, end)
 		}
-		tail = ""
-		units++
-		if units == per || i+1 == len(tokens) {
-			out.pieces = append(out.pieces, strings.Join(tokens[start:i+1], ""))
-			if keep {
-				out.ends = append(out.ends, i+1)
-			}
-			start, units = i+1, 0
-		}
+		start = end
 	}
 	return out
-}
-
-// endsInsideRune reports whether s ends with the start of a multi-byte
-// sequence that more bytes could complete.
-func endsInsideRune(s string) bool {
-	for i := 1; i < utf8.UTFMax && i <= len(s); i++ {
-		b := s[len(s)-i]
-		switch {
-		case b < utf8.RuneSelf:
-			return false
-		case utf8.RuneStart(b):
-			return !utf8.FullRuneInString(s[len(s)-i:])
-		}
-	}
-	return false
 }
