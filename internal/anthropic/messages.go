@@ -54,8 +54,10 @@ type countTokens struct {
 // and cache read together).
 func countBody(n int) any { return countTokens{InputTokens: n} }
 
+// Request implements answer.Turn.
 func (t *messagesTurn) Request() *scenario.Request { return t.norm }
 
+// Ignored implements answer.Turn.
 func (t *messagesTurn) Ignored() []string { return t.req.Unknown }
 
 // Rules refuses what the model's own limits refuse, as the real API checks
@@ -101,6 +103,7 @@ func minCacheTokens(model string) int {
 	return 1024
 }
 
+// TooLong implements answer.Turn.
 func (t *messagesTurn) TooLong(n int) *apierr.Error {
 	window := 0
 	if info, ok := Lookup(t.req.Model); ok {
@@ -118,6 +121,8 @@ func (t *messagesTurn) Spec(reply *scenario.Reply) answer.Spec {
 	return answer.Spec{ID: t.x.Runtime.NewID("msg_01", 22), ToolCallPrefix: "toolu_01", ToolCallIDLength: 22}
 }
 
+// Render renders a as the message, or its event stream, its thinking
+// signed.
 func (t *messagesTurn) Render(a *provider.Answer, _ *scenario.Reply, s answer.Stream) answer.Rendered {
 	if a.Thinking != "" {
 		a.ThinkingSignature = signature(a.Thinking)

@@ -35,22 +35,27 @@ func decodeChat(x *provider.Exchange, body []byte) (answer.Turn, *apierr.Error) 
 	return &chatTurn{x: x, req: req, norm: req.Normalize()}, nil
 }
 
+// Request implements answer.Turn.
 func (t *chatTurn) Request() *scenario.Request { return t.norm }
 
+// Ignored implements answer.Turn.
 func (t *chatTurn) Ignored() []string { return nil }
 
 // Rules refuses a model that is no chat model, as the real API does.
 func (t *chatTurn) Rules() *apierr.Error { return notAChatModel(t.x, t.norm.Model) }
 
+// Prompt implements answer.Turn.
 func (t *chatTurn) Prompt(ctx context.Context) (answer.Prompt, error) {
 	segments, err := promptSegments(ctx, t.norm)
 	return chatPrompt(t.norm, segments), err
 }
 
+// TooLong implements answer.Turn.
 func (t *chatTurn) TooLong(n int) *apierr.Error {
 	return ContextLengthExceeded(contextWindow(t.norm.Model), n, t.norm.MaxOutputTokens)
 }
 
+// Spec implements answer.Turn.
 func (t *chatTurn) Spec(*scenario.Reply) answer.Spec {
 	return answer.Spec{
 		ID:             t.x.Runtime.NewID("chatcmpl-", 29),

@@ -96,8 +96,10 @@ func decodeResponsesTurn(x *provider.Exchange, body []byte, newID func(string) s
 	return t, nil
 }
 
+// Request implements answer.Turn.
 func (t *responsesTurn) Request() *scenario.Request { return t.norm }
 
+// Ignored implements answer.Turn.
 func (t *responsesTurn) Ignored() []string { return nil }
 
 // ModelNotFound implements answer.ModelRefuser: the Responses API words an
@@ -110,12 +112,14 @@ func (t *responsesTurn) ModelNotFound(model string, served []string, allowList b
 // input_tokens too, inferred).
 func (t *responsesTurn) Rules() *apierr.Error { return notAChatModel(t.x, t.norm.Model) }
 
+// Prompt implements answer.Turn.
 func (t *responsesTurn) Prompt(ctx context.Context) (answer.Prompt, error) {
 	var err error
 	t.segments, t.head, err = t.chain.promptSegments(ctx, t.norm)
 	return chatPrompt(t.norm, t.segments), err
 }
 
+// TooLong implements answer.Turn.
 func (t *responsesTurn) TooLong(int) *apierr.Error { return InputExceedsContextWindow() }
 
 // Spec draws the response's and its message's IDs, then, as each tool call
