@@ -5,7 +5,7 @@ go 1.26.0
 replace github.com/llmtestserver/llmtestserver => ../
 
 require (
-	github.com/anthropics/anthropic-sdk-go/v2 v2.15.0
+	github.com/anthropics/anthropic-sdk-go/v2 v2.16.0
 	github.com/llmtestserver/llmtestserver v0.0.0-00010101000000-000000000000
 	github.com/openai/openai-go/v3 v3.100.0
 	github.com/sashabaranov/go-openai v1.43.0

@@ -73,23 +73,23 @@ var hostileShapes = []bodyShape{
 		return `{"model":"gpt-4.1-mini","input":[` + repeated(n/4, ",", func(i int) string { return `{"role":"user","content":"i"}` }) + `]}`
 	}},
 	{"messages: tool_result blocks nested in each other", "/v1/messages", func(n int) string {
-		return `{"model":"claude-sonnet-4-5","max_tokens":10,"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":{}}]},{"role":"user","content":` +
+		return `{"model":"claude-sonnet-5-5","max_tokens":10,"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":{}}]},{"role":"user","content":` +
 			nestedToolResults(n/4) + `}]}`
 	}},
 	{"count_tokens: tool_result blocks nested in each other", "/v1/messages/count_tokens", func(n int) string {
-		return `{"model":"claude-sonnet-4-5","messages":[{"role":"user","content":"hi"},{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":{}}]},{"role":"user","content":` +
+		return `{"model":"claude-sonnet-5-5","messages":[{"role":"user","content":"hi"},{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":{}}]},{"role":"user","content":` +
 			nestedToolResults(n/4) + `}]}`
 	}},
 	{"messages: many blocks", "/v1/messages", func(n int) string {
-		return `{"model":"claude-sonnet-4-5","max_tokens":10,"messages":[{"role":"user","content":[` +
+		return `{"model":"claude-sonnet-5-5","max_tokens":10,"messages":[{"role":"user","content":[` +
 			repeated(n, ",", func(i int) string { return `{"type":"text","text":"b"}` }) + `]}]}`
 	}},
 	{"messages: many cache breakpoints", "/v1/messages", func(n int) string {
-		return `{"model":"claude-sonnet-4-5","max_tokens":10,"messages":[{"role":"user","content":[` +
+		return `{"model":"claude-sonnet-5-5","max_tokens":10,"messages":[{"role":"user","content":[` +
 			repeated(n, ",", func(i int) string { return `{"type":"text","text":"b","cache_control":{"type":"ephemeral"}}` }) + `]}]}`
 	}},
 	{"messages: a deep tool input", "/v1/messages", func(n int) string {
-		return `{"model":"claude-sonnet-4-5","max_tokens":10,"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":{"a":` +
+		return `{"model":"claude-sonnet-5-5","max_tokens":10,"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":{"a":` +
 			strings.Repeat("[", n/4) + strings.Repeat("]", n/4) + `}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"r"}]}]}`
 	}},
 }

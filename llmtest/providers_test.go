@@ -75,9 +75,9 @@ func TestModelsAnswerInTheCallersShape(t *testing.T) {
 	assert.Equal(t, page.Data[0].ID, page.FirstID)
 	assert.True(t, strings.HasPrefix(claude.Header.Get("Request-Id"), "req_"), "request-id %q", claude.Header.Get("Request-Id"))
 
-	one := e2e.Call(t, srv.Client(), "GET", sess.AnthropicBaseURL()+"/v1/models/claude-sonnet-4-5", "", append(sel, "x-api-key", "k")...)
+	one := e2e.Call(t, srv.Client(), "GET", sess.AnthropicBaseURL()+"/v1/models/claude-haiku-4-5", "", append(sel, "x-api-key", "k")...)
 	require.Equal(t, http.StatusOK, one.Status, "body %s", one.Body)
-	assert.Contains(t, string(one.Body), `"display_name":"Claude Sonnet 4.5"`)
+	assert.Contains(t, string(one.Body), `"display_name":"Claude Haiku 4.5"`)
 
 	entries := sess.Journal().Entries()
 	require.Len(t, entries, 3)

@@ -46,7 +46,7 @@ func TestFixedRetentionBoundsTheStateAtItsCaps(t *testing.T) {
 	}
 	for _, seg := range segments {
 		s.rt.CachedTokens("gpt-4o", "key", seg, rt.PrefixRule{MinTokens: 1024, StepTokens: 128})
-		s.rt.CacheAtBreakpoints("claude-sonnet-4-5", seg, []rt.Breakpoint{{Segment: 0, TTL: time.Hour}, {Segment: 1, TTL: time.Hour}},
+		s.rt.CacheAtBreakpoints("claude-sonnet-5-5", seg, []rt.Breakpoint{{Segment: 0, TTL: time.Hour}, {Segment: 1, TTL: time.Hour}},
 			rt.BreakpointRule{MinTokens: 1, Lookback: 20})
 	}
 	grown := liveHeap() - before

@@ -73,7 +73,7 @@ func TestRunRequestLogNeverPrintsKeys(t *testing.T) {
 	anthropic.Set("x-api-key", providerKey)
 	anthropic.Set("anthropic-version", "2023-06-01")
 	r := do(t, http.MethodPost, in.url+"/v1/messages?key="+queryKey, anthropic,
-		`{"model":"claude-sonnet-4-5","max_tokens":10,"messages":[{"role":"user","content":"Hi"}]}`)
+		`{"model":"claude-sonnet-5-5","max_tokens":10,"messages":[{"role":"user","content":"Hi"}]}`)
 	require.Equal(t, http.StatusOK, r.status, string(r.body))
 	basic := http.Header{"Authorization": {"Basic " + base64.StdEncoding.EncodeToString([]byte("admin:"+managementKey))}}
 	do(t, http.MethodGet, in.url+"/admin-api/sessions", basic, "")

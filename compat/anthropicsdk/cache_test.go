@@ -24,7 +24,7 @@ func o200k(t *testing.T, text string) int64 {
 }
 
 // longPrompt is a system prompt of about 2000 tokens, above the 1024 that
-// claude-sonnet-4-5 caches at least; seed makes it unique.
+// claude-sonnet-5-5 caches at least; seed makes it unique.
 func longPrompt(seed string) string {
 	var b strings.Builder
 	for i := range 150 {

@@ -79,16 +79,16 @@ func TestModelsThroughBothSDKs(t *testing.T) {
 		assert.False(t, m.CreatedAt.IsZero(), "model %s", m.ID)
 		ids[m.ID] = m.DisplayName
 	}
-	assert.Equal(t, "Claude Sonnet 4.5", ids["claude-sonnet-4-5-20250929"])
-	assert.NotContains(t, ids, "claude-sonnet-4-5", "the list shows dated IDs, not aliases")
+	assert.Equal(t, "Claude Haiku 4.5", ids["claude-haiku-4-5-20251001"])
+	assert.NotContains(t, ids, "claude-haiku-4-5", "the list shows dated IDs, not aliases")
 	assert.False(t, page.HasMore)
 	assert.Equal(t, page.Data[0].ID, page.FirstID)
 	assert.Equal(t, page.Data[len(page.Data)-1].ID, page.LastID)
 
-	got, err := ac.Models.Get(t.Context(), "claude-sonnet-4-5", anthropic.ModelGetParams{})
+	got, err := ac.Models.Get(t.Context(), "claude-haiku-4-5", anthropic.ModelGetParams{})
 	require.NoError(t, err)
-	assert.Equal(t, "claude-sonnet-4-5-20250929", got.ID, "an alias resolves to its dated model")
-	assert.Equal(t, "Claude Sonnet 4.5", got.DisplayName)
+	assert.Equal(t, "claude-haiku-4-5-20251001", got.ID, "an alias resolves to its dated model")
+	assert.Equal(t, "Claude Haiku 4.5", got.DisplayName)
 
 	oc := openai.NewClient(option.WithBaseURL(sess.BaseURL()), option.WithAPIKey("k"),
 		option.WithHTTPClient(sess.HTTPClient()), option.WithMaxRetries(0))

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-const rawBody = `{"model":"claude-sonnet-4-5","max_tokens":10,"messages":[{"role":"user","content":"hi"}]}`
+const rawBody = `{"model":"claude-sonnet-5-5","max_tokens":10,"messages":[{"role":"user","content":"hi"}]}`
 
 // TestVersionHeadersNeverRequired sends requests without anthropic-version
 // and anthropic-beta, and with values no API version has: all are

@@ -17,8 +17,8 @@ import (
 )
 
 // model is the model the tests talk to: its prompt cache starts at 1024
-// tokens and its output limit is 64000.
-const model = anthropic.ModelClaudeSonnet4_5
+// tokens and its output limit is 128000.
+const model = anthropic.ModelClaudeSonnet5_5
 
 // newSession starts a server and opens one session on it, both closed when
 // t ends.

@@ -17,7 +17,10 @@ import (
 // tokens is a prompt of about n tokens: " a" is one token.
 func tokens(n int) string { return strings.Repeat(" a", n) }
 
-// A prompt past the model's 200,000-token window is refused as the API
+// windowModel has a 200,000-token window and a 64,000-token output limit.
+const windowModel = anthropic.ModelClaudeHaiku4_5
+
+// A prompt past windowModel's 200,000-token window is refused as the API
 // does: 400 invalid_request_error "prompt is too long: N tokens > 200000
 // maximum", using no reply; N is what the usage counts once the session
 // ignores the window.
@@ -28,6 +31,7 @@ func TestPromptTooLong(t *testing.T) {
 	sess.Chat("one").Responds("never")
 	client := clientFor(sess, "k", 0)
 	params := userTurn(tokens(200_100))
+	params.Model = windowModel
 	_, err := client.Messages.New(t.Context(), params)
 	apiErr := apiError(t, err)
 	assert.Equal(t, http.StatusBadRequest, apiErr.StatusCode)
@@ -53,6 +57,7 @@ func TestPromptAndMaxTokensPastTheWindow(t *testing.T) {
 	sess.Chat("one").Responds("never")
 	client := clientFor(sess, "k", 0)
 	params := userTurn(tokens(140_000))
+	params.Model = windowModel
 	params.MaxTokens = 64000 // streamed: the SDK refuses this much without a stream
 	stream := client.Messages.NewStreaming(t.Context(), params)
 	for stream.Next() {

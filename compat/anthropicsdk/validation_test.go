@@ -31,17 +31,17 @@ var validationRows = []validationRow{{
 	message: "max_tokens: Field required",
 }, {
 	name:    "max_tokens above the model's limit",
-	params:  func(p *anthropic.MessageNewParams) { p.MaxTokens = 64001 },
+	params:  func(p *anthropic.MessageNewParams) { p.MaxTokens = 128001 },
 	stream:  true,
 	status:  400,
 	typ:     anthropic.ErrorTypeInvalidRequestError,
-	message: "max_tokens: 64001 > 64000, which is the maximum allowed number of output tokens for claude-sonnet-4-5",
+	message: "max_tokens: 128001 > 128000, which is the maximum allowed number of output tokens for claude-sonnet-5-5",
 }, {
 	name:    "max_tokens above the model's limit, not streamed",
-	opts:    []option.RequestOption{option.WithJSONSet("max_tokens", 100000)},
+	opts:    []option.RequestOption{option.WithJSONSet("max_tokens", 200000)},
 	status:  400,
 	typ:     anthropic.ErrorTypeInvalidRequestError,
-	message: "max_tokens: 100000 > 64000",
+	message: "max_tokens: 200000 > 128000",
 }, {
 	name:    "max_tokens negative",
 	opts:    []option.RequestOption{option.WithJSONSet("max_tokens", -1)},
@@ -213,11 +213,11 @@ func TestValidationRaw(t *testing.T) {
 	}{
 		{"body not JSON", `{"model": `, []string{"x-api-key", "k"}, 400, "invalid_request_error", "The request body is not valid JSON"},
 		{"body not an object", `[1, 2]`, []string{"x-api-key", "k"}, 400, "invalid_request_error", "Input should be a valid dictionary or object"},
-		{"max_tokens a string", `{"model":"claude-sonnet-4-5","max_tokens":"ten","messages":[{"role":"user","content":"hi"}]}`,
+		{"max_tokens a string", `{"model":"claude-sonnet-5-5","max_tokens":"ten","messages":[{"role":"user","content":"hi"}]}`,
 			[]string{"x-api-key", "k"}, 400, "invalid_request_error", "max_tokens: Input should be a valid integer"},
-		{"no key", `{"model":"claude-sonnet-4-5","max_tokens":10,"messages":[{"role":"user","content":"hi"}]}`,
+		{"no key", `{"model":"claude-sonnet-5-5","max_tokens":10,"messages":[{"role":"user","content":"hi"}]}`,
 			nil, 401, "authentication_error", "x-api-key header is required"},
-		{"wrong x-api-key", `{"model":"claude-sonnet-4-5","max_tokens":10,"messages":[{"role":"user","content":"hi"}]}`,
+		{"wrong x-api-key", `{"model":"claude-sonnet-5-5","max_tokens":10,"messages":[{"role":"user","content":"hi"}]}`,
 			[]string{"x-api-key", "wrong"}, 401, "authentication_error", "invalid x-api-key"},
 	}
 	for _, tt := range tests {
@@ -254,7 +254,7 @@ func TestUnknownFieldsIgnored(t *testing.T) {
 	assert.Equal(t, []string{"a_future_knob", "frobnicate"}, e.Ignored)
 
 	r := rawPost(t, sess, "/v1/messages",
-		`{"model":"claude-sonnet-4-5","max_tokens":10,"messages":[{"role":"user","content":"hi"}],"zzz":1}`,
+		`{"model":"claude-sonnet-5-5","max_tokens":10,"messages":[{"role":"user","content":"hi"}],"zzz":1}`,
 		"x-api-key", "k")
 	require.Equal(t, 200, r.status, "body %s", r.body)
 	e, _ = sess.Journal().Last()

@@ -33,7 +33,7 @@ func Example() {
 		option.WithAPIKey("provider-key"),
 		option.WithHTTPClient(sess.HTTPClient())) // adds the session headers
 	message, err := client.Messages.New(context.Background(), anthropic.MessageNewParams{
-		Model:     anthropic.ModelClaudeSonnet4_5,
+		Model:     anthropic.ModelClaudeSonnet5_5,
 		MaxTokens: 1024,
 		Messages:  []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("Hello"))},
 	})

@@ -18,7 +18,7 @@ import (
 func body(t *testing.T, fields map[string]any) []byte {
 	t.Helper()
 	m := map[string]any{
-		"model":      "claude-sonnet-4-5",
+		"model":      "claude-sonnet-5-5",
 		"max_tokens": 1024,
 		"messages":   []any{map[string]any{"role": "user", "content": "Hello"}},
 	}
@@ -36,7 +36,7 @@ func body(t *testing.T, fields map[string]any) []byte {
 
 func TestDecodeBlockShapes(t *testing.T) {
 	b := []byte(`{
-	  "model": "claude-sonnet-4-5", "max_tokens": 0, "stream": true,
+	  "model": "claude-sonnet-5-5", "max_tokens": 0, "stream": true,
 	  "system": [{"type":"text","text":"Be brief.","cache_control":{"type":"ephemeral","ttl":"1h"}},{"type":"text","text":"Be kind."}],
 	  "messages": [
 	    {"role":"user","content":[
@@ -259,17 +259,17 @@ func TestDecodeAccepts(t *testing.T) {
 }
 
 func TestCheckModel(t *testing.T) {
-	info, ok := Lookup("claude-sonnet-4-5")
+	info, ok := Lookup("claude-sonnet-5-5")
 	require.True(t, ok)
-	r, err := DecodeMessages(context.Background(), body(t, map[string]any{"max_tokens": 100000}))
+	r, err := DecodeMessages(context.Background(), body(t, map[string]any{"max_tokens": 200000}))
 	require.Nil(t, err)
 	e := r.CheckModel(info)
 	require.NotNil(t, e)
 	assert.Equal(t, 400, e.Status)
 	assert.Equal(t, "max_tokens", e.Param)
-	assert.Equal(t, "max_tokens: 100000 > 64000, which is the maximum allowed number of output tokens for claude-sonnet-4-5", e.Message)
+	assert.Equal(t, "max_tokens: 200000 > 128000, which is the maximum allowed number of output tokens for claude-sonnet-5-5", e.Message)
 
-	r, err = DecodeMessages(context.Background(), body(t, map[string]any{"max_tokens": 64000}))
+	r, err = DecodeMessages(context.Background(), body(t, map[string]any{"max_tokens": 128000}))
 	require.Nil(t, err)
 	assert.Nil(t, r.CheckModel(info))
 	r, err = DecodeCountTokens(context.Background(), body(t, map[string]any{"max_tokens": nil}))

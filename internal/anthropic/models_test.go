@@ -14,8 +14,8 @@ import (
 
 func TestCatalog(t *testing.T) {
 	ids := CatalogIDs()
-	assert.Contains(t, ids, "claude-sonnet-4-5-20250929")
-	assert.Contains(t, ids, "claude-sonnet-4-5")
+	assert.Contains(t, ids, "claude-haiku-4-5-20251001")
+	assert.Contains(t, ids, "claude-haiku-4-5")
 	assert.Contains(t, ids, "claude-opus-4-7")
 	for _, id := range ids {
 		m, ok := Lookup(id)
@@ -34,11 +34,11 @@ func TestCatalog(t *testing.T) {
 }
 
 func TestModelList(t *testing.T) {
-	got := marshal(t, ModelList([]string{"claude-sonnet-4-5-20250929", "claude-sonnet-4-5", "my-model"}))
+	got := marshal(t, ModelList([]string{"claude-haiku-4-5-20251001", "claude-haiku-4-5", "my-model"}))
 	assert.JSONEq(t, `{"data":[
-	  {"type":"model","id":"claude-sonnet-4-5-20250929","display_name":"Claude Sonnet 4.5","created_at":"2025-09-29T00:00:00Z","max_input_tokens":200000,"max_tokens":64000},
+	  {"type":"model","id":"claude-haiku-4-5-20251001","display_name":"Claude Haiku 4.5","created_at":"2025-10-15T00:00:00Z","max_input_tokens":200000,"max_tokens":64000},
 	  {"type":"model","id":"my-model","display_name":"my-model","created_at":"1970-01-01T00:00:00Z"}],
-	  "has_more":false,"first_id":"claude-sonnet-4-5-20250929","last_id":"my-model"}`, got)
+	  "has_more":false,"first_id":"claude-haiku-4-5-20251001","last_id":"my-model"}`, got)
 	assert.JSONEq(t, `{"data":[],"has_more":false,"first_id":null,"last_id":null}`, marshal(t, ModelList(nil)))
 	assert.JSONEq(t, `{"type":"model","id":"claude-opus-4-5-20251101","display_name":"Claude Opus 4.5","created_at":"2025-11-24T00:00:00Z","max_input_tokens":200000,"max_tokens":64000}`,
 		marshal(t, ModelObject("claude-opus-4-5")))

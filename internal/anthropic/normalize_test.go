@@ -16,7 +16,7 @@ import (
 // internal/openai builds it), endpoint aside.
 func TestNormalizeMatchesOpenAI(t *testing.T) {
 	r, err := DecodeMessages(context.Background(), []byte(`{
-	  "model": "claude-sonnet-4-5", "max_tokens": 100, "stream": true,
+	  "model": "claude-sonnet-5-5", "max_tokens": 100, "stream": true,
 	  "system": [{"type":"text","text":"You are terse."},{"type":"text","text":"Answer in French."}],
 	  "metadata": {"user_id": "user-7"},
 	  "tools": [{"name":"get_weather","description":"Weather by city","input_schema":{"type":"object","properties":{"city":{"type":"string"}}}}],
@@ -38,7 +38,7 @@ func TestNormalizeMatchesOpenAI(t *testing.T) {
 	require.Nil(t, err)
 	want := &scenario.Request{
 		Endpoint: scenario.EndpointMessages,
-		Model:    "claude-sonnet-4-5",
+		Model:    "claude-sonnet-5-5",
 		System:   "You are terse.\nAnswer in French.",
 		Messages: []scenario.Message{
 			{Role: "user", Content: "Weather in Paris and Rome?"},

@@ -20,11 +20,11 @@ func marshal(t *testing.T, v any) string {
 }
 
 func TestNewMessage(t *testing.T) {
-	a := &provider.Answer{ID: "msg_1", Model: "claude-sonnet-4-5", Created: time.Unix(1, 0),
+	a := &provider.Answer{ID: "msg_1", Model: "claude-sonnet-5-5", Created: time.Unix(1, 0),
 		Text: "Hi", Thinking: "think", ThinkingSignature: "sig", Finish: scenario.FinishToolCalls,
 		ToolCalls: []scenario.ToolCall{{ID: "toolu_1", Name: "f", Arguments: `{"a": 1}`}, {ID: "toolu_2", Name: "g"}},
 		Usage:     provider.Usage{Input: 100, CacheRead: 30, CacheWrite: 50, CacheWrite1h: 20, Output: 7}}
-	assert.JSONEq(t, `{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5",
+	assert.JSONEq(t, `{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-5-5",
 	  "content":[{"type":"thinking","thinking":"think","signature":"sig"},{"type":"text","text":"Hi"},
 	    {"type":"tool_use","id":"toolu_1","name":"f","input":{"a":1}},{"type":"tool_use","id":"toolu_2","name":"g","input":{}}],
 	  "stop_reason":"tool_use","stop_sequence":null,

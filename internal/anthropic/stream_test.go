@@ -153,7 +153,7 @@ func accumulate(t *testing.T, events []sseEvent) map[string]any {
 }
 
 func TestStreamRebuildsMessage(t *testing.T) {
-	a := &provider.Answer{ID: "msg_1", Model: "claude-sonnet-4-5",
+	a := &provider.Answer{ID: "msg_1", Model: "claude-sonnet-5-5",
 		Text: "Hello <world> & «you»", Thinking: "Let me think about it.", ThinkingSignature: "sig==",
 		Finish:    scenario.FinishToolCalls,
 		ToolCalls: []scenario.ToolCall{{ID: "toolu_1", Name: "f", Arguments: `{"city": "Paris", "days": [1,2,3]}`}, {ID: "toolu_2", Name: "g"}},

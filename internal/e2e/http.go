@@ -150,4 +150,4 @@ func ChatBody(model, user string) string {
 }
 
 // MessagesBody is a minimal Anthropic Messages request.
-const MessagesBody = `{"model":"claude-sonnet-4-5","max_tokens":64,"messages":[{"role":"user","content":"Hi"}]}`
+const MessagesBody = `{"model":"claude-sonnet-5-5","max_tokens":64,"messages":[{"role":"user","content":"Hi"}]}`

@@ -7,7 +7,7 @@ import Anthropic from '@anthropic-ai/sdk';
 
 import { startServer } from '../llmtestserver.mjs';
 
-const MODEL = 'claude-sonnet-4-5';
+const MODEL = 'claude-sonnet-5-5';
 
 /** @type {import('../llmtestserver.mjs').LLMTestServer} */
 let server;
