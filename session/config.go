@@ -61,8 +61,10 @@ type Config struct {
 	// know, for clients newer than its lists of parameters. By default such
 	// a field is refused as the real API refuses it (OpenAI's 400
 	// "Unrecognized request argument supplied" on Chat Completions,
-	// unknown_parameter on the Responses API), so that a typo fails here
-	// as it would in production.
+	// unknown_parameter on the Responses API; Anthropic's 400 "<path>:
+	// Extra inputs are not permitted", nested fields included), so that a
+	// typo fails here as it would in production. Allowed, they are named
+	// in the journal entry's Ignored.
 	AllowUnknownParameters bool `json:"allow_unknown_parameters,omitempty"`
 	// Idempotency bounds the answers kept for requests that carry an
 	// Idempotency-Key.

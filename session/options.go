@@ -134,8 +134,9 @@ func IgnoreContextWindow() Option {
 }
 
 // AllowUnknownParameters accepts request fields the server does not know
-// instead of refusing them as the provider does, for clients newer than the
-// server's lists of parameters (see Config.AllowUnknownParameters).
+// instead of refusing them as the provider does (OpenAI and Anthropic, nested
+// fields included), for clients newer than the server's lists of parameters
+// (see Config.AllowUnknownParameters).
 func AllowUnknownParameters() Option {
 	return optionFunc(func(c *Config) { c.AllowUnknownParameters = true })
 }

@@ -65,15 +65,25 @@ func (r *MessagesRequest) promptParts() ([]PromptPart, *apierr.Error) {
 	}
 	parts := make([]PromptPart, 0, n)
 	paths := make([]string, 0, n)
+	// marks are the paths of every cache_control, in prompt order: a
+	// tool_result's own and each of its content blocks' count alike, though
+	// the cache sees one breakpoint at the result's end.
+	var marks []string
 	add := func(p PromptPart, path string) {
 		parts = append(parts, p)
 		paths = append(paths, path)
 	}
 	for i := range r.Tools {
 		add(toolPart(&r.Tools[i]), fmt.Sprintf("tools.%d", i))
+		if r.Tools[i].CacheControl != nil {
+			marks = append(marks, fmt.Sprintf("tools.%d", i))
+		}
 	}
 	for i := range r.System {
 		add(blockPart("system", &r.System[i]), fmt.Sprintf("system.%d", i))
+		if r.System[i].CacheControl != nil {
+			marks = append(marks, fmt.Sprintf("system.%d", i))
+		}
 	}
 	for i := range r.Messages {
 		if r.ctx != nil {
@@ -83,13 +93,20 @@ func (r *MessagesRequest) promptParts() ([]PromptPart, *apierr.Error) {
 		}
 		m := &r.Messages[i]
 		for k := range m.Content {
-			add(blockPart(m.Role, &m.Content[k]), fmt.Sprintf("messages.%d.content.%d", i, k))
-		}
-	}
-	count := 0
-	for i := range parts {
-		if parts[i].Breakpoint {
-			count++
+			b := &m.Content[k]
+			path := fmt.Sprintf("messages.%d.content.%d", i, k)
+			add(blockPart(m.Role, b), path)
+			if b.CacheControl != nil {
+				marks = append(marks, path)
+			}
+			if b.Type != "tool_result" {
+				continue
+			}
+			for j := range b.Content {
+				if b.Content[j].CacheControl != nil {
+					marks = append(marks, fmt.Sprintf("%s.content.%d", path, j))
+				}
+			}
 		}
 	}
 	if cc := r.CacheControl; cc != nil && len(parts) > 0 {
@@ -98,16 +115,16 @@ func (r *MessagesRequest) promptParts() ([]PromptPart, *apierr.Error) {
 		case !parts[last].Breakpoint:
 			parts[last].Breakpoint, parts[last].TTL = true, cc.TTL
 			paths[last] = "cache_control"
-			count++
+			marks = append(marks, "cache_control")
 		case parts[last].TTL != cc.TTL:
 			// Wording of a real report.
 			return nil, invalid("cache_control", "Top-level cache_control has ttl='%s' but the target block already has cache_control with ttl='%s'",
 				ttlName(cc.TTL), ttlName(parts[last].TTL))
 		}
 	}
-	if count > maxBreakpoints {
+	if len(marks) > maxBreakpoints {
 		// The real API's wording.
-		return nil, invalid(nthBreakpoint(parts, paths, maxBreakpoints+1), "A maximum of %d blocks with cache_control may be provided. Found %d.", maxBreakpoints, count)
+		return nil, invalid(marks[maxBreakpoints], "A maximum of %d blocks with cache_control may be provided. Found %d.", maxBreakpoints, len(marks))
 	}
 	seen5m := false
 	for i := range parts {
@@ -125,17 +142,6 @@ func (r *MessagesRequest) promptParts() ([]PromptPart, *apierr.Error) {
 		seen5m = seen5m || parts[i].TTL == TTL5m
 	}
 	return parts, nil
-}
-
-func nthBreakpoint(parts []PromptPart, paths []string, n int) string {
-	for i := range parts {
-		if parts[i].Breakpoint {
-			if n--; n == 0 {
-				return paths[i]
-			}
-		}
-	}
-	return ""
 }
 
 func ttlName(d time.Duration) string {

@@ -13,9 +13,9 @@ func TestPromptParts(t *testing.T) {
 	r, err := DecodeMessages(context.Background(), []byte(`{"model":"m","max_tokens":5,
 	  "tools":[{"name":"f","description":"d","input_schema":{"type":"object"},"cache_control":{"type":"ephemeral","ttl":"1h"}}],
 	  "system":[{"type":"text","text":"sys","cache_control":{"type":"ephemeral"}}],
-	  "messages":[{"role":"user","content":[{"type":"text","text":"hi"},{"type":"image","source":{"type":"url","url":"u"}},
+	  "messages":[{"role":"user","content":[{"type":"text","text":"hi"},{"type":"image","source":{"type":"url","url":"https://x/u"}},
 	     {"type":"document","source":{"type":"text","media_type":"text/plain","data":"doc"}},
-	     {"type":"document","source":{"type":"base64","media_type":"application/pdf","data":"JVBER"}}]},
+	     {"type":"document","source":{"type":"base64","media_type":"application/pdf","data":"JVBERi0x"}}]},
 	    {"role":"assistant","content":"ok"}]}`))
 	require.Nil(t, err)
 	parts := r.PromptParts()
@@ -55,7 +55,7 @@ func TestPromptPartsKeysIgnoreBreakpoints(t *testing.T) {
 func TestPromptPartsToolResult(t *testing.T) {
 	r, err := DecodeMessages(context.Background(), body(t, map[string]any{"messages": []any{userMsg("q"), asstMsg([]any{toolUse("t")}),
 		userMsg([]any{map[string]any{"type": "tool_result", "tool_use_id": "t", "content": []any{
-			map[string]any{"type": "text", "text": "a"}, map[string]any{"type": "image", "source": map[string]any{"type": "url", "url": "u"}},
+			map[string]any{"type": "text", "text": "a"}, map[string]any{"type": "image", "source": map[string]any{"type": "url", "url": "https://x/u"}},
 			cached("b", "")}}})}}))
 	require.Nil(t, err)
 	parts := r.PromptParts()

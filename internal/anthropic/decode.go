@@ -10,38 +10,57 @@ import (
 	"github.com/llmtestserver/llmtestserver/internal/provider"
 )
 
-// knownFields are the top-level fields the server reads or knowingly
-// ignores (sampling knobs the v2 SDK no longer sends, and fields whose
-// effect a fake has no use for); anything else lands in Unknown.
-var knownFields = map[string]bool{
-	"model": true, "max_tokens": true, "messages": true, "system": true, "tools": true,
-	"tool_choice": true, "stop_sequences": true, "metadata": true, "thinking": true,
-	"output_config": true, "service_tier": true, "cache_control": true, "stream": true,
-	"temperature": true, "top_p": true, "top_k": true, "speed": true, "container": true,
-	"inference_geo": true, "diagnostics": true,
+// DecodeOptions are what a decoding needs to know of the request beyond
+// its body.
+type DecodeOptions struct {
+	// AllowUnknown accepts fields the field lists do not know (the session
+	// option AllowUnknownParameters), naming them in Unknown, instead of
+	// refusing them as the real API does.
+	AllowUnknown bool
+	// Beta takes the beta field lists and block and tool types: the
+	// request came on ?beta=true (the SDK's Beta service) or with an
+	// anthropic-beta header. The real API keys beta fields on the betas a
+	// request asks for; either sign is taken as asking, so that no request
+	// a beta client sends is refused for a field its beta allows.
+	Beta bool
 }
 
-// DecodeMessages decodes and validates a POST /v1/messages body as the real
-// API does before it looks at the model: the body's JSON and field types,
-// model, max_tokens and messages present, roles, content blocks, tools,
-// tool_choice, thinking, cache_control breakpoints, and every tool_use
-// answered by a tool_result in the next message (and no tool_result
-// without its tool_use).
+// DecodeMessages decodes and validates a POST /v1/messages body with the
+// GA field lists, refusing unknown fields (see DecodeMessagesWith).
+func DecodeMessages(ctx context.Context, body []byte) (*MessagesRequest, *apierr.Error) {
+	return decode(ctx, body, false, DecodeOptions{})
+}
+
+// DecodeMessagesWith decodes and validates a POST /v1/messages body as the
+// real API does before it looks at the model: the body's JSON and field
+// types, no field the API does not know, model, max_tokens and messages
+// present, roles, content blocks and their sources, tools, tool_choice,
+// thinking and sampling, cache_control breakpoints, replayed thinking
+// signatures, and every tool_use answered by a tool_result at the start of
+// the next message (and no tool_result without its tool_use).
 //
 // Decoding stops, refused as a request whose client left, once ctx ends:
 // a body of many blocks takes a while to read.
-func DecodeMessages(ctx context.Context, body []byte) (*MessagesRequest, *apierr.Error) {
-	return decode(ctx, body, true)
+func DecodeMessagesWith(ctx context.Context, body []byte, opts DecodeOptions) (*MessagesRequest, *apierr.Error) {
+	return decode(ctx, body, false, opts)
 }
 
 // DecodeCountTokens decodes and validates a POST /v1/messages/count_tokens
-// body: the same checks as DecodeMessages, except that max_tokens is not
-// required.
+// body with the GA field lists, refusing unknown fields (see
+// DecodeCountTokensWith).
 func DecodeCountTokens(ctx context.Context, body []byte) (*MessagesRequest, *apierr.Error) {
-	return decode(ctx, body, false)
+	return decode(ctx, body, true, DecodeOptions{})
 }
 
-func decode(ctx context.Context, body []byte, messages bool) (*MessagesRequest, *apierr.Error) {
+// DecodeCountTokensWith decodes and validates a POST
+// /v1/messages/count_tokens body: the checks of DecodeMessagesWith, with
+// the fields of MessageCountTokensParams, which has no max_tokens, stream,
+// stop_sequences, metadata, service_tier nor sampling knobs.
+func DecodeCountTokensWith(ctx context.Context, body []byte, opts DecodeOptions) (*MessagesRequest, *apierr.Error) {
+	return decode(ctx, body, true, opts)
+}
+
+func decode(ctx context.Context, body []byte, count bool, opts DecodeOptions) (*MessagesRequest, *apierr.Error) {
 	if !json.Valid(body) {
 		var v any
 		return nil, invalidBody(body, json.Unmarshal(body, &v))
@@ -51,16 +70,10 @@ func decode(ctx context.Context, body []byte, messages bool) (*MessagesRequest, 
 		// Valid JSON that is not an object (inferred wording).
 		return nil, invalid("", "Input should be a valid dictionary or object to extract fields from")
 	}
-	r := &MessagesRequest{ctx: ctx}
+	r := &MessagesRequest{ctx: ctx, beta: opts.Beta}
 	defer func() { r.ctx = nil }() // the request outlives its decoding
-	for k := range top {
-		if !knownFields[k] {
-			r.Unknown = append(r.Unknown, k)
-		}
-	}
-	slices.Sort(r.Unknown)
 	steps := []func(map[string]json.RawMessage) *apierr.Error{r.decodeModel}
-	if messages {
+	if !count {
 		steps = append(steps, r.decodeMaxTokens)
 	}
 	steps = append(steps, r.decodeMessages, r.decodeSystem, r.decodeTools, r.decodeToolChoice,
@@ -70,7 +83,16 @@ func decode(ctx context.Context, body []byte, messages bool) (*MessagesRequest, 
 			return nil, err
 		}
 	}
-	if err := r.validate(messages); err != nil {
+	// Unknown fields are looked for once the known ones have decoded, as
+	// pydantic reports an object's extra keys after its fields' errors.
+	e := &extras{all: opts.AllowUnknown}
+	specs[routeOf(opts.Beta, count)].walk(body, "", e)
+	if len(e.paths) > 0 && !opts.AllowUnknown {
+		return nil, fieldError(e.paths[0], "Extra inputs are not permitted")
+	}
+	r.Unknown = e.paths
+	slices.Sort(r.Unknown)
+	if err := r.validate(!count); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -118,6 +140,7 @@ func (r *MessagesRequest) decodeMessages(top map[string]json.RawMessage) *apierr
 		return invalid("messages", "messages: at least one message is required")
 	}
 	r.Messages = make([]Message, 0, len(items))
+	blocks := r.messageBlocks()
 	for i, item := range items {
 		if err := stopped(r.ctx); err != nil {
 			return err
@@ -145,7 +168,11 @@ func (r *MessagesRequest) decodeMessages(top map[string]json.RawMessage) *apierr
 			return missing(path + ".content")
 		}
 		msg := Message{Role: role}
-		msg.Content, msg.ContentString, err = decodeContent(r.ctx, path+".content", rawContent, nil)
+		pos := blocks
+		if role == "system" {
+			pos = systemMessageBlocks // SystemMessageParam.Content is []TextBlockParam
+		}
+		msg.Content, msg.ContentString, err = decodeContent(r.ctx, path+".content", rawContent, pos)
 		if err != nil {
 			return err
 		}
@@ -154,13 +181,42 @@ func (r *MessagesRequest) decodeMessages(top map[string]json.RawMessage) *apierr
 	return nil
 }
 
-// toolResultContent are the block types a tool_result's content may hold,
-// in the order of anthropic-sdk-go's ToolResultBlockParamContentUnion
-// (v2.15.0), which is how the API's discriminated union lists them: no
-// tool_result nests in another, so a body can nest blocks two levels deep
-// at most, and its decoding stays linear in its size. The refusal's
+// position is where a block sits, which decides the types it may have:
+// the tags of its union, in the SDK's order, and whether the tag is part
+// of the paths inside it (as in a discriminated union's errors,
+// messages.1.content.0.thinking.cache_control; not in the system prompt's
+// list of text blocks, system.1.cache_control.ephemeral.scope).
+type position struct {
+	tags   []string
+	tagged bool
+}
+
+// The block types of each position, from the SDK's unions:
+// ContentBlockParamUnion (and BetaContentBlockParamUnion) for a user or
+// assistant message, ToolResultBlockParamContentUnion for a tool_result's
+// content (no tool_result nests in another, so a body nests blocks two
+// levels deep at most, and its decoding stays linear in its size), and
+// text only in the system prompt and system-role messages. The refusal's
 // wording, pydantic's for a tag outside a union, is inferred.
+var (
+	messageBlocks = position{tagged: true, tags: append([]string{"text", "image", "document", "thinking",
+		"redacted_thinking", "tool_use", "tool_result"}, opaqueBlocks...)}
+	betaMessageBlocks = position{tagged: true, tags: append(append([]string(nil), messageBlocks.tags...),
+		betaOpaqueBlocks...)}
+	toolResultBlocks    = position{tagged: true, tags: toolResultContent}
+	systemBlocks        = position{tags: []string{"text"}}
+	systemMessageBlocks = position{tagged: true, tags: []string{"text"}}
+)
+
+// toolResultContent are the block types a tool_result's content may hold.
 var toolResultContent = []string{"text", "image", "search_result", "document", "tool_reference", "browser_state"}
+
+func (r *MessagesRequest) messageBlocks() position {
+	if r.beta {
+		return betaMessageBlocks
+	}
+	return messageBlocks
+}
 
 // stopped refuses, as a request whose client left, the rest of a body's
 // decoding once ctx has ended.
@@ -171,12 +227,10 @@ func stopped(ctx context.Context) *apierr.Error {
 	return nil
 }
 
-// systemContent are the block types a system prompt may hold.
-var systemContent = []string{"text"}
-
-// decodeContent reads a content that is a string or an array of blocks,
-// of the types allowed when it names some (any type when nil).
-func decodeContent(ctx context.Context, path string, raw json.RawMessage, allowed []string) ([]Block, bool, *apierr.Error) {
+// decodeContent reads a content that is a string or an array of blocks of
+// pos's types. It stops at the first block of a type outside them, so a
+// body of many unknown blocks costs one block's work past its parsing.
+func decodeContent(ctx context.Context, path string, raw json.RawMessage, pos position) ([]Block, bool, *apierr.Error) {
 	switch provider.JSONKind(raw) {
 	case "string":
 		s, err := str(path, raw)
@@ -194,7 +248,7 @@ func decodeContent(ctx context.Context, path string, raw json.RawMessage, allowe
 			if err := stopped(ctx); err != nil {
 				return nil, false, err
 			}
-			b, err := decodeBlock(ctx, fmt.Sprintf("%s.%d", path, i), item, allowed)
+			b, err := decodeBlock(ctx, fmt.Sprintf("%s.%d", path, i), item, pos)
 			if err != nil {
 				return nil, false, err
 			}
@@ -206,44 +260,43 @@ func decodeContent(ctx context.Context, path string, raw json.RawMessage, allowe
 	return nil, false, fieldError(path, "Input should be a valid string or a valid list of content blocks")
 }
 
-// decodeBlock reads one content block of the types allowed (any when
-// nil); types the server does not read are kept raw.
-func decodeBlock(ctx context.Context, path string, raw json.RawMessage, allowed []string) (Block, *apierr.Error) {
+// decodeBlock reads one content block of pos's types; types the server
+// does not read are kept raw.
+func decodeBlock(ctx context.Context, path string, raw json.RawMessage, pos position) (Block, *apierr.Error) {
 	m, err := object(path, raw)
 	if err != nil {
 		return Block{}, err
 	}
-	t, err := tag(path, m, allowed...)
+	t, err := tag(path, m, pos.tags...)
 	if err != nil {
 		return Block{}, err
 	}
+	in := path // the path of the block's fields
+	if pos.tagged {
+		in = path + "." + t
+	}
 	b := Block{Type: t, Raw: raw}
-	if b.CacheControl, err = decodeCacheControl(path+".cache_control", m["cache_control"]); err != nil {
+	if b.CacheControl, err = decodeCacheControl(in+".cache_control", m["cache_control"]); err != nil {
 		return Block{}, err
 	}
 	switch t {
 	case "text":
-		b.Text, err = requiredStr(path+".text", m)
+		b.Text, err = requiredStr(in+".text", m)
 		b.plain = len(m) == 2 || len(m) == 3 && m["cache_control"] != nil
 	case "thinking":
-		if b.Text, err = requiredStr(path+".thinking", m); err == nil {
-			b.Signature, err = requiredStr(path+".signature", m)
+		if b.Text, err = requiredStr(in+".thinking", m); err == nil {
+			b.Signature, err = requiredStr(in+".signature", m)
 		}
 	case "redacted_thinking":
-		b.Data, err = requiredStr(path+".data", m)
-	case "image", "document":
-		src, ok := m["source"]
-		if !ok {
-			return Block{}, missing(path + ".source")
-		}
-		if _, err := object(path+".source", src); err != nil {
-			return Block{}, err
-		}
-		b.Source = src
+		b.Data, err = requiredStr(in+".data", m)
+	case "image":
+		b.Source, err = decodeImageSource(in+".source", m)
+	case "document":
+		b.Source, err = decodeDocumentSource(in+".source", m)
 	case "tool_use":
-		err = b.decodeToolUse(path, m)
+		err = b.decodeToolUse(in, m)
 	case "tool_result":
-		err = b.decodeToolResult(ctx, path, m)
+		err = b.decodeToolResult(ctx, in, m)
 	}
 	if err != nil {
 		return Block{}, err
@@ -297,12 +350,13 @@ func (b *Block) decodeToolResult(ctx context.Context, path string, m map[string]
 		return err
 	}
 	if c := m["content"]; !absent(c) {
-		b.Content, b.ContentString, err = decodeContent(ctx, path+".content", c, toolResultContent)
+		b.Content, b.ContentString, err = decodeContent(ctx, path+".content", c, toolResultBlocks)
 	}
 	return err
 }
 
-// decodeCacheControl reads an optional cache_control object.
+// decodeCacheControl reads an optional cache_control object, a union of
+// one tag (ephemeral), which its fields' paths name.
 func decodeCacheControl(path string, raw json.RawMessage) (*CacheControl, *apierr.Error) {
 	if absent(raw) {
 		return nil, nil
@@ -316,11 +370,12 @@ func decodeCacheControl(path string, raw json.RawMessage) (*CacheControl, *apier
 	}
 	cc := &CacheControl{TTL: TTL5m}
 	if t := m["ttl"]; !absent(t) {
-		ttl, err := str(path+".ttl", t)
+		p := path + ".ephemeral.ttl"
+		ttl, err := str(p, t)
 		if err != nil {
 			return nil, err
 		}
-		if err := literal(path+".ttl", ttl, "5m", "1h"); err != nil {
+		if err := literal(p, ttl, "5m", "1h"); err != nil {
 			return nil, err
 		}
 		if ttl == "1h" {
@@ -338,11 +393,12 @@ func (r *MessagesRequest) decodeSystem(top map[string]json.RawMessage) *apierr.E
 	case "string":
 		s, _ := str("system", raw)
 		r.System = []Block{{Type: "text", Text: s, Raw: raw}}
+		r.systemString = true
 		return nil
 	case "array":
 		items, _ := list("system", raw)
 		for i, item := range items {
-			b, err := decodeBlock(r.ctx, fmt.Sprintf("system.%d", i), item, systemContent)
+			b, err := decodeBlock(r.ctx, fmt.Sprintf("system.%d", i), item, systemBlocks)
 			if err != nil {
 				return err
 			}
@@ -351,106 +407,6 @@ func (r *MessagesRequest) decodeSystem(top map[string]json.RawMessage) *apierr.E
 		return nil
 	}
 	return fieldError("system", "Input should be a valid string or a valid list of text blocks") // inferred
-}
-
-func (r *MessagesRequest) decodeTools(top map[string]json.RawMessage) *apierr.Error {
-	raw := top["tools"]
-	if absent(raw) {
-		return nil
-	}
-	items, err := list("tools", raw)
-	if err != nil {
-		return err
-	}
-	seen := map[string]bool{}
-	for i, item := range items {
-		path := fmt.Sprintf("tools.%d", i)
-		t, err := decodeTool(path, item)
-		if err != nil {
-			return err
-		}
-		if seen[t.Name] {
-			return invalid("tools", "tools: Tool names must be unique.")
-		}
-		seen[t.Name] = true
-		r.Tools = append(r.Tools, t)
-	}
-	return nil
-}
-
-func decodeTool(path string, raw json.RawMessage) (Tool, *apierr.Error) {
-	m, err := object(path, raw)
-	if err != nil {
-		return Tool{}, err
-	}
-	t := Tool{Raw: raw}
-	if t.Type, err = optStr(path+".type", m["type"]); err != nil {
-		return Tool{}, err
-	}
-	if t.CacheControl, err = decodeCacheControl(path+".cache_control", m["cache_control"]); err != nil {
-		return Tool{}, err
-	}
-	if t.Name, err = requiredStr(path+".name", m); err != nil {
-		return Tool{}, err
-	}
-	if !t.Client() {
-		return t, nil // a server tool: its other fields are the API's business
-	}
-	if !validToolName(t.Name) {
-		return Tool{}, fieldError(path+".name", "String should match pattern '^[a-zA-Z0-9_-]{1,128}$'")
-	}
-	if t.Description, err = optStr(path+".description", m["description"]); err != nil {
-		return Tool{}, err
-	}
-	schema, ok := m["input_schema"]
-	if !ok {
-		return Tool{}, missing(path + ".input_schema")
-	}
-	if _, err := object(path+".input_schema", schema); err != nil {
-		return Tool{}, err
-	}
-	t.InputSchema = schema
-	return t, nil
-}
-
-func validToolName(name string) bool {
-	if len(name) == 0 || len(name) > 128 {
-		return false
-	}
-	for _, c := range []byte(name) {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
-			return false
-		}
-	}
-	return true
-}
-
-func (r *MessagesRequest) decodeToolChoice(top map[string]json.RawMessage) *apierr.Error {
-	raw := top["tool_choice"]
-	if absent(raw) {
-		return nil
-	}
-	m, err := object("tool_choice", raw)
-	if err != nil {
-		return err
-	}
-	t, err := tag("tool_choice", m, "auto", "any", "tool", "none")
-	if err != nil {
-		return err
-	}
-	tc := &ToolChoice{Type: t}
-	if t == "tool" {
-		if tc.Name, err = requiredStr("tool_choice.tool.name", m); err != nil {
-			return err
-		}
-	}
-	if t != "none" {
-		if tc.DisableParallelToolUse, err = optBool("tool_choice."+t+".disable_parallel_tool_use", m["disable_parallel_tool_use"]); err != nil {
-			return err
-		}
-	}
-	r.ToolChoice = tc
-	return nil
 }
 
 func (r *MessagesRequest) decodeScalars(top map[string]json.RawMessage) *apierr.Error {
@@ -502,11 +458,24 @@ func (r *MessagesRequest) decodeThinking(top map[string]json.RawMessage) *apierr
 	if err != nil {
 		return err
 	}
-	t, err := tag("thinking", m, "enabled", "disabled", "adaptive")
+	// The SDK's ThinkingConfigParamUnion, in its order.
+	t, err := tag("thinking", m, "enabled", "disabled", "between_tools", "adaptive")
 	if err != nil {
 		return err
 	}
 	r.Thinking = &Thinking{Type: t}
+	if t == "enabled" || t == "adaptive" {
+		// ThinkingConfigEnabledParam.Display and its adaptive twin.
+		p := "thinking." + t + ".display"
+		if r.Thinking.Display, err = optStr(p, m["display"]); err != nil {
+			return err
+		}
+		if r.Thinking.Display != "" {
+			if err := literal(p, r.Thinking.Display, "summarized", "omitted"); err != nil {
+				return err
+			}
+		}
+	}
 	if t != "enabled" {
 		return nil
 	}

@@ -41,10 +41,10 @@ func TestDecodeBlockShapes(t *testing.T) {
 	  "messages": [
 	    {"role":"user","content":[
 	      {"type":"text","text":"Look:"},
-	      {"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBORw0"}},
+	      {"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBORw0KGgo="}},
 	      {"type":"document","source":{"type":"text","media_type":"text/plain","data":"doc text"}}]},
 	    {"role":"assistant","content":[
-	      {"type":"thinking","thinking":"hmm","signature":"sig"},
+	      {"type":"thinking","thinking":"hmm","signature":"SIG"},
 	      {"type":"redacted_thinking","data":"xyz"},
 	      {"type":"text","text":"Checking."},
 	      {"type":"tool_use","id":"toolu_1","name":"get_weather","input":{"city": "Paris"}},
@@ -62,7 +62,8 @@ func TestDecodeBlockShapes(t *testing.T) {
 	  "output_config": {"effort":"low"}, "temperature": 0.5,
 	  "zeta": 1, "alpha": {"x": 1}
 	}`)
-	r, err := DecodeMessages(context.Background(), b)
+	b = []byte(strings.Replace(string(b), "SIG", signature("hmm"), 1))
+	r, err := DecodeMessagesWith(context.Background(), b, DecodeOptions{AllowUnknown: true})
 	require.Nil(t, err)
 	require.NotNil(t, r.MaxTokens)
 	assert.Equal(t, int64(0), *r.MaxTokens)
@@ -73,10 +74,10 @@ func TestDecodeBlockShapes(t *testing.T) {
 	require.Len(t, r.Messages, 3)
 	u := r.Messages[0].Content
 	assert.Equal(t, []string{"text", "image", "document"}, []string{u[0].Type, u[1].Type, u[2].Type})
-	assert.JSONEq(t, `{"type":"base64","media_type":"image/png","data":"iVBORw0"}`, string(u[1].Source))
+	assert.JSONEq(t, `{"type":"base64","media_type":"image/png","data":"iVBORw0KGgo="}`, string(u[1].Source))
 	a := r.Messages[1].Content
 	assert.Equal(t, "hmm", a[0].Text)
-	assert.Equal(t, "sig", a[0].Signature)
+	assert.Equal(t, signature("hmm"), a[0].Signature)
 	assert.Equal(t, "xyz", a[1].Data)
 	assert.Equal(t, "toolu_1", a[3].ID)
 	assert.JSONEq(t, `{"city":"Paris"}`, string(a[3].Input))
@@ -96,7 +97,7 @@ func TestDecodeBlockShapes(t *testing.T) {
 	assert.Equal(t, &Thinking{Type: "disabled"}, r.Thinking)
 	assert.Equal(t, "auto", r.ServiceTier)
 	assert.JSONEq(t, `{"effort":"low"}`, string(r.OutputConfig))
-	assert.Equal(t, []string{"alpha", "zeta"}, r.Unknown, "unknown fields are named, sorted; known knobs are not")
+	assert.Equal(t, []string{"alpha", "zeta"}, r.Unknown, "tolerated unknown fields are named, sorted; known knobs are not")
 }
 
 func TestDecodeStringShapes(t *testing.T) {
@@ -170,9 +171,9 @@ func TestDecodeValidation(t *testing.T) {
 		{"block without type", body(t, map[string]any{"messages": []any{userMsg([]any{map[string]any{"text": "x"}})}}),
 			"messages.0.content.0", "messages.0.content.0: Unable to extract tag using discriminator 'type'"},
 		{"text block without text", body(t, map[string]any{"messages": []any{userMsg([]any{map[string]any{"type": "text"}})}}),
-			"messages.0.content.0.text", "messages.0.content.0.text: Field required"},
+			"messages.0.content.0.text.text", "messages.0.content.0.text.text: Field required"},
 		{"tool_use input not an object", body(t, map[string]any{"messages": []any{userMsg("q"), asstMsg([]any{map[string]any{"type": "tool_use", "id": "t", "name": "f", "input": "x"}})}}),
-			"messages.1.content.0.input", "messages.1.content.0.input: Input should be a valid dictionary"},
+			"messages.1.content.0.tool_use.input", "messages.1.content.0.tool_use.input: Input should be a valid dictionary"},
 		{"tool_result without tool_use", body(t, map[string]any{"messages": []any{userMsg("q"), asstMsg("a"), userMsg([]any{toolResult("toolu_x")})}}),
 			"messages.2.content.0",
 			"messages.2.content.0: unexpected `tool_use_id` found in `tool_result` blocks: toolu_x. Each `tool_result` block must have a corresponding `tool_use` block in the previous message."},
@@ -185,9 +186,9 @@ func TestDecodeValidation(t *testing.T) {
 		{"system a number", body(t, map[string]any{"system": 1}), "system", "system: Input should be a valid string or a valid list of text blocks"},
 		{"system block not text", body(t, map[string]any{"system": []any{map[string]any{"type": "image"}}}), "system.0",
 			"system.0: Input tag 'image' found using 'type' does not match any of the expected tags: 'text'"},
-		{"tool without schema", body(t, map[string]any{"tools": []any{map[string]any{"name": "f"}}}), "tools.0.input_schema", "tools.0.input_schema: Field required"},
-		{"tool bad name", body(t, map[string]any{"tools": []any{map[string]any{"name": "a b", "input_schema": map[string]any{}}}}), "tools.0.name",
-			"tools.0.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'"},
+		{"tool without schema", body(t, map[string]any{"tools": []any{map[string]any{"name": "f"}}}), "tools.0.custom.input_schema", "tools.0.custom.input_schema: Field required"},
+		{"tool bad name", body(t, map[string]any{"tools": []any{map[string]any{"name": "a b", "input_schema": map[string]any{}}}}), "tools.0.custom.name",
+			"tools.0.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'"},
 		{"tools duplicate", body(t, map[string]any{"tools": []any{map[string]any{"name": "f", "input_schema": map[string]any{}}, map[string]any{"name": "f", "input_schema": map[string]any{}}}}),
 			"tools", "tools: Tool names must be unique."},
 		{"tool_choice bad type", body(t, map[string]any{"tool_choice": map[string]any{"type": "required"}}), "tool_choice",
@@ -198,13 +199,13 @@ func TestDecodeValidation(t *testing.T) {
 		{"metadata user_id a number", body(t, map[string]any{"metadata": map[string]any{"user_id": 1}}), "metadata.user_id", "metadata.user_id: Input should be a valid string"},
 		{"service_tier", body(t, map[string]any{"service_tier": "priority"}), "service_tier", "service_tier: Input should be 'auto' or 'standard_only'"},
 		{"thinking bad type", body(t, map[string]any{"thinking": map[string]any{"type": "on"}}), "thinking",
-			"thinking: Input tag 'on' found using 'type' does not match any of the expected tags: 'enabled', 'disabled', 'adaptive'"},
+			"thinking: Input tag 'on' found using 'type' does not match any of the expected tags: 'enabled', 'disabled', 'between_tools', 'adaptive'"},
 		{"thinking budget missing", body(t, map[string]any{"thinking": map[string]any{"type": "enabled"}}), "thinking.enabled.budget_tokens", "thinking.enabled.budget_tokens: Field required"},
 		{"thinking budget small", body(t, map[string]any{"thinking": map[string]any{"type": "enabled", "budget_tokens": 512}}), "thinking.enabled.budget_tokens",
 			"thinking.enabled.budget_tokens: Input should be greater than or equal to 1024"},
 		{"thinking budget over max_tokens", body(t, map[string]any{"max_tokens": 2000, "thinking": map[string]any{"type": "enabled", "budget_tokens": 2000}}), "max_tokens",
 			"`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#max-tokens-and-context-window-size"},
-		{"cache_control bad ttl", body(t, map[string]any{"system": []any{cached("s", "10m")}}), "system.0.cache_control.ttl", "system.0.cache_control.ttl: Input should be '5m' or '1h'"},
+		{"cache_control bad ttl", body(t, map[string]any{"system": []any{cached("s", "10m")}}), "system.0.cache_control.ephemeral.ttl", "system.0.cache_control.ephemeral.ttl: Input should be '5m' or '1h'"},
 		{"cache_control bad type", body(t, map[string]any{"system": []any{map[string]any{"type": "text", "text": "s", "cache_control": map[string]any{"type": "persistent"}}}}),
 			"system.0.cache_control", "system.0.cache_control: Input tag 'persistent' found using 'type' does not match any of the expected tags: 'ephemeral'"},
 		{"five breakpoints", body(t, map[string]any{"system": []any{cached("a", ""), cached("b", ""), cached("c", ""), cached("d", ""), cached("e", "")}}),
@@ -220,7 +221,7 @@ func TestDecodeValidation(t *testing.T) {
 		{"not an object", []byte(`[1]`), "", "Input should be a valid dictionary or object to extract fields from"},
 		{"tool_result inside a tool_result", body(t, map[string]any{"messages": []any{userMsg("q"), asstMsg([]any{toolUse("t")}),
 			userMsg([]any{map[string]any{"type": "tool_result", "tool_use_id": "t", "content": []any{toolResult("t")}}})}}),
-			"messages.2.content.0.content.0", "messages.2.content.0.content.0: Input tag 'tool_result' found using 'type' does not match any of the expected tags: 'text', 'image', 'search_result', 'document', 'tool_reference', 'browser_state'"},
+			"messages.2.content.0.tool_result.content.0", "messages.2.content.0.tool_result.content.0: Input tag 'tool_result' found using 'type' does not match any of the expected tags: 'text', 'image', 'search_result', 'document', 'tool_reference', 'browser_state'"},
 		{"system block of another type", body(t, map[string]any{"system": []any{map[string]any{"type": "image", "source": map[string]any{}}}}),
 			"system.0", "system.0: Input tag 'image' found using 'type' does not match any of the expected tags: 'text'"},
 		{"invalid JSON", []byte("{\n \"model\": x}"), "", "The request body is not valid JSON: invalid character 'x' looking for beginning of value: line 2 column 11 (char 12)"},

@@ -27,7 +27,7 @@ var _ answer.Turn = (*messagesTurn)(nil)
 
 // decodeMessages is the answer.Decoder of POST /v1/messages.
 func decodeMessages(x *provider.Exchange, body []byte) (answer.Turn, *apierr.Error) {
-	req, err := DecodeMessages(x.Ctx, body)
+	req, err := DecodeMessagesWith(x.Ctx, body, optionsOf(x))
 	if err != nil {
 		return nil, err
 	}
@@ -37,7 +37,7 @@ func decodeMessages(x *provider.Exchange, body []byte) (answer.Turn, *apierr.Err
 // decodeCountTokens is the answer.Decoder of POST
 // /v1/messages/count_tokens, whose body is a message's without max_tokens.
 func decodeCountTokens(x *provider.Exchange, body []byte) (answer.Turn, *apierr.Error) {
-	req, err := DecodeCountTokens(x.Ctx, body)
+	req, err := DecodeCountTokensWith(x.Ctx, body, optionsOf(x))
 	if err != nil {
 		return nil, err
 	}

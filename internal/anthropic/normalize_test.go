@@ -24,7 +24,7 @@ func TestNormalizeMatchesOpenAI(t *testing.T) {
 	  "messages": [
 	    {"role":"user","content":"Weather in Paris and Rome?"},
 	    {"role":"assistant","content":[
-	      {"type":"thinking","thinking":"two calls","signature":"s"},
+	      {"type":"thinking","thinking":"two calls","signature":"2Y/fB95YWT5rzYz4AJ5sGH2K0a8uvoZ0Q50YL04ijzfZj98H3lhZPmvNjPgAnmwYfYrRry6+hnRDnRgvTiKPNw=="},
 	      {"type":"text","text":"Checking."},
 	      {"type":"tool_use","id":"toolu_1","name":"get_weather","input":{"city": "Paris"}},
 	      {"type":"tool_use","id":"toolu_2","name":"get_weather","input":{"city":"Rome"}}]},
@@ -93,7 +93,7 @@ func TestNormalizeDetails(t *testing.T) {
 	assert.Nil(t, n.Metadata)
 
 	for choice, want := range map[string]string{"auto": "auto", "none": "none", "any": "required"} {
-		r, err := DecodeMessages(context.Background(), body(t, map[string]any{"tool_choice": map[string]any{"type": choice}}))
+		r, err := DecodeMessages(context.Background(), body(t, map[string]any{"tool_choice": map[string]any{"type": choice}, "tools": []any{map[string]any{"name": "f", "input_schema": map[string]any{}}}}))
 		require.Nil(t, err)
 		assert.Equal(t, want, r.Normalize().ToolChoice)
 	}

@@ -49,6 +49,9 @@ type MessagesRequest struct {
 	// ctx is the request's context while the body is decoded, which
 	// stops a long decoding; nil afterwards.
 	ctx context.Context
+	// beta, systemString and topK are the decoding's: the beta field
+	// lists apply, system was a string, top_k was sent.
+	beta, systemString, topK bool
 }
 
 // Message is one element of messages. Role is "user", "assistant" or, as
@@ -118,6 +121,7 @@ type ToolChoice struct {
 type Thinking struct {
 	Type         string
 	BudgetTokens int64
+	Display      string // "summarized", "omitted", or "" when not sent
 }
 
 // CacheControl is a cache_control breakpoint: type ephemeral, with a TTL of

@@ -8,8 +8,10 @@ import (
 )
 
 // validate runs the checks that look across fields, once every field has
-// decoded: empty contents, tool_use and tool_result pairing, the thinking
-// budget against max_tokens, and the cache_control breakpoints.
+// decoded: empty contents and text blocks, replayed thinking, the roles of
+// tool blocks, tool_use and tool_result pairing, tool_choice against the
+// tools and thinking, sampling with thinking, the thinking budget against
+// max_tokens, and the cache_control breakpoints.
 func (r *MessagesRequest) validate(messages bool) *apierr.Error {
 	for i := range r.Messages {
 		m := &r.Messages[i]
@@ -20,8 +22,12 @@ func (r *MessagesRequest) validate(messages bool) *apierr.Error {
 				"messages.%d: all messages must have non-empty content except for the optional final assistant message", i)
 		}
 	}
-	if err := r.checkToolTurns(); err != nil {
-		return err
+	checks := []func() *apierr.Error{r.checkTextBlocks, r.checkReplayedThinking, r.checkToolBlocks,
+		r.checkToolTurns, r.checkToolChoice, r.checkSamplingWithThinking}
+	for _, check := range checks {
+		if err := check(); err != nil {
+			return err
+		}
 	}
 	if messages && r.Thinking != nil && r.Thinking.Type == "enabled" && r.Thinking.BudgetTokens >= *r.MaxTokens {
 		// The real API's wording.
@@ -42,7 +48,7 @@ func isEmpty(m *Message) bool {
 }
 
 // checkToolTurns enforces that each assistant tool_use is answered by a
-// tool_result in the next message, and that each tool_result answers a
+// tool_result at the start of the next message, and that each tool_result answers a
 // tool_use of the previous message, with the real API's messages.
 func (r *MessagesRequest) checkToolTurns() *apierr.Error {
 	for i := range r.Messages {
@@ -62,11 +68,15 @@ func (r *MessagesRequest) checkToolTurns() *apierr.Error {
 		if m.Role != "assistant" || i == len(r.Messages)-1 {
 			continue
 		}
+		// Only the tool_result blocks that open the next message answer:
+		// the tool-use docs require them first, before any text, and the
+		// real refusal says "immediately after".
 		answered := map[string]bool{}
 		for _, b := range r.Messages[i+1].Content {
-			if b.Type == "tool_result" {
-				answered[b.ToolUseID] = true
+			if b.Type != "tool_result" {
+				break
 			}
+			answered[b.ToolUseID] = true
 		}
 		var unanswered []string
 		for _, b := range m.Content {
