@@ -102,8 +102,8 @@ type Entry struct {
 	// Usage is the token accounting of the answer, in the same words for
 	// every provider; zero when the request was not answered.
 	Usage Usage
-	// Ignored lists the request's top-level fields the server does not
-	// know and ignored (Anthropic's SDK sends new ones often).
+	// Ignored lists the request's fields the server does not know and
+	// ignored under AllowUnknownParameters (Anthropic's: dotted paths).
 	Ignored []string
 	// APIVersion is the API version the request asked for (Anthropic's
 	// anthropic-version header), and Betas the beta features it named

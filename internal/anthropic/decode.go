@@ -18,8 +18,8 @@ type DecodeOptions struct {
 	// refusing them as the real API does.
 	AllowUnknown bool
 	// Beta takes the beta field lists and block and tool types: the
-	// request came on ?beta=true (the SDK's Beta service) or with an
-	// anthropic-beta header. The real API keys beta fields on the betas a
+	// request came with an anthropic-beta header (the SDK's Beta service
+	// sends its Betas there) or on ?beta=true (older SDKs' Beta service). The real API keys beta fields on the betas a
 	// request asks for; either sign is taken as asking, so that no request
 	// a beta client sends is refused for a field its beta allows.
 	Beta bool

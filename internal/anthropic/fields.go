@@ -84,8 +84,7 @@ func (s *objectSpec) tags() []string {
 type Route int
 
 // The routes whose bodies the field lists describe: the beta ones are those
-// of a request on ?beta=true or with an anthropic-beta header (see
-// DecodeOptions.Beta).
+// of a request that asks for betas (see DecodeOptions.Beta).
 const (
 	RouteMessages Route = iota
 	RouteCountTokens
