@@ -42,7 +42,7 @@ var fTool = map[string]any{"name": "f", "input_schema": map[string]any{"type": "
 // strictRefusals are the refusals of audit items A3, A6, A7, A8, B12, B13
 // and E, with their exact messages and params, on both routes unless
 // marked.
-func strictRefusals(t *testing.T) []refusal {
+func strictRefusals(t testing.TB) []refusal {
 	many := make([]any, 10000)
 	for i := range many {
 		many[i] = map[string]any{"type": "foo"}
@@ -233,7 +233,7 @@ func TestDecodeStrictRefusals(t *testing.T) {
 }
 
 // withoutMaxTokens is b without max_tokens, a count_tokens body.
-func withoutMaxTokens(t *testing.T, b []byte) []byte {
+func withoutMaxTokens(t testing.TB, b []byte) []byte {
 	t.Helper()
 	var m map[string]json.RawMessage
 	require.NoError(t, json.Unmarshal(b, &m))

@@ -15,7 +15,7 @@ import (
 
 // body builds a request body from a base with fields replaced (a nil value
 // deletes the field).
-func body(t *testing.T, fields map[string]any) []byte {
+func body(t testing.TB, fields map[string]any) []byte {
 	t.Helper()
 	m := map[string]any{
 		"model":      "claude-sonnet-5-5",
@@ -278,26 +278,39 @@ func TestCheckModel(t *testing.T) {
 	assert.Nil(t, r.CheckModel(info))
 }
 
+// FuzzDecodeMessages decodes any body on both routes, GA and beta, strict
+// and tolerant: a refusal is always a 4xx with a message, never a panic,
+// and what is accepted normalizes and cuts into prompt parts. The seeds
+// are the strict refusals' table (audit section E among them).
 func FuzzDecodeMessages(f *testing.F) {
 	f.Add([]byte(`{"model":"m","max_tokens":1,"messages":[{"role":"user","content":"x"}]}`))
 	f.Add([]byte(`{"model":"m","max_tokens":1,"system":[{"type":"text","text":"s","cache_control":{"type":"ephemeral","ttl":"1h"}}],"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"a","name":"f","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":[{"type":"text","text":"r"}]}]}],"cache_control":{"type":"ephemeral"}}`))
 	f.Add([]byte(`{"model":"m","max_tokens":1,"tools":[{"name":"f","input_schema":{}}],"tool_choice":{"type":"tool","name":"f"},"thinking":{"type":"enabled","budget_tokens":1024}}`))
 	f.Add([]byte(`[]`))
 	f.Add([]byte(`{"messages":null}`))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		r, err := DecodeMessages(context.Background(), b)
-		if err != nil {
-			require.Nil(t, r)
-			require.GreaterOrEqual(t, err.Status, 400)
-			require.Less(t, err.Status, 500)
-			require.NotEmpty(t, err.Message)
-			return
+	for _, r := range strictRefusals(f) {
+		if len(r.body) < 4096 {
+			f.Add(r.body)
 		}
-		require.NotNil(t, r)
-		n := r.Normalize()
-		require.Equal(t, scenario.EndpointMessages, n.Endpoint)
-		_ = r.PromptParts()
-		require.False(t, strings.Contains(n.Model, "\x00") && n.Model != r.Model)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, opts := range []DecodeOptions{{}, {Beta: true}, {AllowUnknown: true}} {
+			for _, decode := range []func(context.Context, []byte, DecodeOptions) (*MessagesRequest, *apierr.Error){DecodeMessagesWith, DecodeCountTokensWith} {
+				r, err := decode(context.Background(), b, opts)
+				if err != nil {
+					require.Nil(t, r)
+					require.GreaterOrEqual(t, err.Status, 400)
+					require.Less(t, err.Status, 500)
+					require.NotEmpty(t, err.Message)
+					continue
+				}
+				require.NotNil(t, r)
+				n := r.Normalize()
+				require.Equal(t, scenario.EndpointMessages, n.Endpoint)
+				_ = r.PromptParts()
+				require.LessOrEqual(t, len(r.Unknown), maxUnknown)
+			}
+		}
 	})
 }
 
