@@ -9,5 +9,7 @@
 //
 // Validation messages follow the real API's where they could be checked in
 // public reports (they are quoted in the tests); where the wording is
-// inferred, a comment at the message says so.
+// inferred, a comment at the message says so. Unknown fields are refused at
+// every level from field lists taken from the SDK's params types (fields.go,
+// fields_messages.go), unless the session allows unknown parameters.
 package anthropic
