@@ -159,6 +159,14 @@ func TestStrictBetaFields(t *testing.T) {
 	require.NoError(t, err)
 	_, err = client.Messages.New(t.Context(), userTurn("hi"), set)
 	assert.Equal(t, "context_management: Extra inputs are not permitted", apiError(t, err).Message)
+
+	// Older SDKs' Beta service marks its requests with ?beta=true instead.
+	body := `{"model":"claude-sonnet-5-5","max_tokens":10,"messages":[{"role":"user","content":"hi"}],"context_management":{"edits":[]}}`
+	r := rawPost(t, sess, "/v1/messages?beta=true", body, "x-api-key", "k")
+	assert.Equal(t, http.StatusOK, r.status, "body %s", r.body)
+	r = rawPost(t, sess, "/v1/messages", body, "x-api-key", "k")
+	assert.Equal(t, http.StatusBadRequest, r.status, "body %s", r.body)
+	assert.Equal(t, "context_management: Extra inputs are not permitted", r.envelope(t).Error.Message)
 }
 
 // A session that allows unknown parameters answers the requests refused

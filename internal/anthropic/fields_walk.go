@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+
+	"github.com/llmtestserver/llmtestserver/internal/provider"
 )
 
 // maxUnknown bounds the unknown fields a tolerant decoding names (see
@@ -68,6 +70,9 @@ func (s *objectSpec) walk(raw json.RawMessage, path string, e *extras) {
 		for i, item := range items {
 			if e.full() {
 				return
+			}
+			if provider.JSONKind(item) != "object" {
+				continue // an array in an array is the decoder's to refuse, not to walk
 			}
 			s.walk(item, join(path, strconv.Itoa(i)), e)
 		}
