@@ -7,6 +7,8 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	catalog "github.com/llmtestserver/llmtestserver/internal/anthropic"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // sdkFields walks a params type of anthropic-sdk-go by reflection and calls
@@ -73,4 +75,52 @@ func TestSDKParamsAreKnownFields(t *testing.T) {
 			t.Errorf("%v: no field walked", c.root)
 		}
 	}
+}
+
+// Every server tool of the SDK's tool unions is known by its dated type,
+// with the name its type fixes (a toolset has none), so that the server
+// refuses no server tool the SDK sends, and refuses any other name. The
+// tool search tools, whose type is an enum the caller picks, are checked by
+// name under each of their types.
+func TestSDKServerToolsAreKnown(t *testing.T) {
+	search := map[string][]string{
+		"tool_search_tool_bm25":  {"tool_search_tool_bm25", "tool_search_tool_bm25_20251119"},
+		"tool_search_tool_regex": {"tool_search_tool_regex", "tool_search_tool_regex_20251119"},
+	}
+	for _, c := range []struct {
+		beta  bool
+		union reflect.Type
+	}{
+		{false, reflect.TypeFor[anthropic.ToolUnionParam]()},
+		{true, reflect.TypeFor[anthropic.BetaToolUnionParam]()},
+	} {
+		n := 0
+		for i := range c.union.NumField() {
+			f := c.union.Field(i)
+			if f.Type.Kind() != reflect.Pointer || f.Name == "OfTool" {
+				continue
+			}
+			v := f.Type.Elem()
+			typ, _ := v.FieldByName("Type")
+			want := ""
+			if name, ok := v.FieldByName("Name"); ok {
+				want = name.Tag.Get("default")
+			}
+			types := []string{typ.Tag.Get("default")}
+			if types[0] == "" {
+				types = search[want]
+			}
+			require.NotEmpty(t, types, "%v: no type", v)
+			for _, ty := range types {
+				n++
+				got, ok := catalog.ServerToolName(c.beta, ty)
+				if assert.True(t, ok, "%v: type %q unknown", v, ty) {
+					assert.Equal(t, want, got, "%v: name", v)
+				}
+			}
+		}
+		assert.Greater(t, n, 15, "%v: too few tools walked", c.union)
+	}
+	_, ok := catalog.ServerToolName(false, "computer_20250124")
+	assert.False(t, ok, "a beta-only tool is not known on the GA route")
 }
