@@ -140,10 +140,12 @@ func (r *MessagesRequest) checkToolChoice() *apierr.Error {
 	return nil
 }
 
-// offers reports whether the request's tools include one named name.
+// offers reports whether the request's tools may include one named name:
+// a toolset (an MCP server's, the browser's) offers tools the body does
+// not name, so with one any name may be offered.
 func (r *MessagesRequest) offers(name string) bool {
 	for i := range r.Tools {
-		if r.Tools[i].Name == name {
+		if t := &r.Tools[i]; t.Name == name || t.Name == "" && !t.Client() {
 			return true
 		}
 	}

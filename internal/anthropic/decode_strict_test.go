@@ -307,6 +307,8 @@ func TestDecodeStrictAccepts(t *testing.T) {
 		"between_tools thinking": body(t, map[string]any{"thinking": map[string]any{"type": "between_tools"}, "top_k": 3}),
 		"tool_choice auto with thinking": body(t, map[string]any{"max_tokens": 2048, "thinking": map[string]any{"type": "enabled", "budget_tokens": 1024},
 			"tools": []any{fTool}, "tool_choice": map[string]any{"type": "auto"}}),
+		"tool_choice naming a toolset's tool": body(t, map[string]any{"tools": []any{map[string]any{"type": "browser_toolset_20260801"}},
+			"tool_choice": map[string]any{"type": "tool", "name": "browser_click"}}),
 		"toolsets without names":   body(t, map[string]any{"tools": []any{map[string]any{"type": "browser_toolset_20260801"}, map[string]any{"type": "computer_toolset_20260801"}}}),
 		"sampling in range":        body(t, map[string]any{"temperature": 0, "top_p": 1, "top_k": 0}),
 		"five breakpoints nowhere": body(t, map[string]any{"messages": []any{userMsg([]any{cached("a", ""), cached("b", ""), cached("c", ""), cached("d", "")})}}),
