@@ -75,7 +75,7 @@ func TestModelsAnswerInTheCallersShape(t *testing.T) {
 	assert.Equal(t, page.Data[0].ID, page.FirstID)
 	assert.True(t, strings.HasPrefix(claude.Header.Get("Request-Id"), "req_"), "request-id %q", claude.Header.Get("Request-Id"))
 
-	one := e2e.Call(t, srv.Client(), "GET", sess.AnthropicBaseURL()+"/v1/models/claude-haiku-4-5", "", append(sel, "x-api-key", "k")...)
+	one := e2e.Call(t, srv.Client(), "GET", sess.AnthropicBaseURL()+"/v1/models/claude-haiku-4-5", "", append(sel, "x-api-key", "k", "anthropic-version", e2e.AnthropicVersion)...)
 	require.Equal(t, http.StatusOK, one.Status, "body %s", one.Body)
 	assert.Contains(t, string(one.Body), `"display_name":"Claude Haiku 4.5"`)
 
@@ -99,7 +99,7 @@ func TestCoreErrorsInTheProvidersEnvelope(t *testing.T) {
 	require.NotNil(t, e.Error.Details)
 	assert.Equal(t, "session_not_found", e.Error.Details.ErrorCode)
 
-	miss := e2e.Call(t, srv.Client(), "POST", sess.AnthropicBaseURL()+"/v1/messages", e2e.MessagesBody, e2e.SelectorOf(sess)...)
+	miss := e2e.Call(t, srv.Client(), "POST", sess.AnthropicBaseURL()+"/v1/messages", e2e.MessagesBody, e2e.AnthropicSelectorOf(sess)...)
 	require.Equal(t, http.StatusBadRequest, miss.Status)
 	e = decodeAnthropicError(t, miss)
 	assert.Equal(t, "invalid_request_error", e.Error.Type)
@@ -110,7 +110,7 @@ func TestCoreErrorsInTheProvidersEnvelope(t *testing.T) {
 	require.Equal(t, http.StatusNotFound, doubled.Status)
 	assert.Contains(t, decodeAnthropicError(t, doubled).Error.Message, "AnthropicBaseURL()")
 
-	wrongMethod := e2e.Call(t, srv.Client(), "GET", sess.AnthropicBaseURL()+"/v1/messages", "", e2e.SelectorOf(sess)...)
+	wrongMethod := e2e.Call(t, srv.Client(), "GET", sess.AnthropicBaseURL()+"/v1/messages", "", e2e.AnthropicSelectorOf(sess)...)
 	require.Equal(t, http.StatusMethodNotAllowed, wrongMethod.Status)
 	assert.Equal(t, "POST", wrongMethod.Header.Get("Allow"))
 	decodeAnthropicError(t, wrongMethod)
@@ -134,7 +134,7 @@ func TestErrorKindsMapPerProvider(t *testing.T) {
 	_, typ, _, _ := r.APIError(t)
 	assert.Equal(t, "server_error", typ)
 
-	r = e2e.Call(t, srv.Client(), "POST", sess.AnthropicBaseURL()+"/v1/messages", e2e.MessagesBody, sel...)
+	r = e2e.Call(t, srv.Client(), "POST", sess.AnthropicBaseURL()+"/v1/messages", e2e.MessagesBody, append(sel, "anthropic-version", e2e.AnthropicVersion)...)
 	assert.Equal(t, 529, r.Status)
 	e := decodeAnthropicError(t, r)
 	assert.Equal(t, "overloaded_error", e.Error.Type)
@@ -144,7 +144,7 @@ func TestErrorKindsMapPerProvider(t *testing.T) {
 	assert.Equal(t, http.StatusTooManyRequests, r.Status)
 	assert.Equal(t, "0", r.Header.Get("Retry-After"))
 
-	r = e2e.Call(t, srv.Client(), "POST", sess.AnthropicBaseURL()+"/v1/messages", e2e.MessagesBody, sel...)
+	r = e2e.Call(t, srv.Client(), "POST", sess.AnthropicBaseURL()+"/v1/messages", e2e.MessagesBody, append(sel, "anthropic-version", e2e.AnthropicVersion)...)
 	assert.Equal(t, http.StatusTooManyRequests, r.Status)
 	assert.Equal(t, "rate_limit_error", decodeAnthropicError(t, r).Error.Type)
 	assert.Equal(t, "0", r.Header.Get("Retry-After"))

@@ -178,6 +178,9 @@ func (r Reply) MalformedAfter(n int) Reply {
 // FailsAfter streams the first n events of r and then the codec's error
 // event with code and message (status 500 for a request that does not
 // stream): scenario.Text("partial answer").FailsAfter(3, "server_error", "boom").
+// For Anthropic, code may name one of its error types, such as
+// "overloaded_error": the event then has that type and no error_code, and
+// a request that does not stream gets the type's status (529).
 func (r Reply) FailsAfter(n int, code, message string) Reply {
 	r.Error = &Error{Status: 500, Code: code, Message: message, InStream: true, AfterEvents: n}
 	return r

@@ -66,6 +66,13 @@ type Config struct {
 	// typo fails here as it would in production. Allowed, they are named
 	// in the journal entry's Ignored.
 	AllowUnknownParameters bool `json:"allow_unknown_parameters,omitempty"`
+	// RelaxAPIHeaders serves requests whose API headers the real API
+	// refuses: by default an Anthropic request without anthropic-version,
+	// with a version the API does not publish, or with an anthropic-beta
+	// value it does not know gets the API's 400, so that a hand-rolled
+	// client fails here as it would in production. The journal records
+	// the version and betas either way.
+	RelaxAPIHeaders bool `json:"relax_api_headers,omitempty"`
 	// Idempotency bounds the answers kept for requests that carry an
 	// Idempotency-Key.
 	Idempotency IdempotencyConfig `json:"idempotency"`
@@ -437,6 +444,7 @@ func (c *Config) settings() runtime.Settings {
 
 		IgnoreContextWindow:    c.IgnoreContextWindow,
 		AllowUnknownParameters: c.AllowUnknownParameters,
+		RelaxAPIHeaders:        c.RelaxAPIHeaders,
 		IdempotencyCapacity:    c.Idempotency.Capacity,
 		IdempotencyMaxBytes:    c.Idempotency.MaxBytes,
 		Stream: runtime.StreamSettings{
@@ -462,5 +470,5 @@ func (c *Config) isZero() bool {
 	return c.APIKey == "" && c.BearerToken == "" && c.Models == nil && c.Scenarios == nil && c.Journal.isZero() &&
 		c.History == HistoryConfig{} && c.Videos == VideosConfig{} && c.Stream == StreamConfig{} &&
 		c.RateLimits == nil && c.Chaos == nil &&
-		!c.IgnoreContextWindow && !c.AllowUnknownParameters && c.Idempotency == IdempotencyConfig{} && c.IDSeed == nil
+		!c.IgnoreContextWindow && !c.AllowUnknownParameters && !c.RelaxAPIHeaders && c.Idempotency == IdempotencyConfig{} && c.IDSeed == nil
 }

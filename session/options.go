@@ -141,6 +141,13 @@ func AllowUnknownParameters() Option {
 	return optionFunc(func(c *Config) { c.AllowUnknownParameters = true })
 }
 
+// RelaxAPIHeaders serves requests whose API headers the provider refuses:
+// an Anthropic request without anthropic-version, or with an unknown
+// anthropic-beta value (see Config.RelaxAPIHeaders).
+func RelaxAPIHeaders() Option {
+	return optionFunc(func(c *Config) { c.RelaxAPIHeaders = true })
+}
+
 // WithIdempotency bounds the answers kept for Idempotency-Key replays to
 // capacity keys and maxBytes bytes (see IdempotencyConfig); capacity 0
 // turns the header's effect off.

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 	"github.com/llmtestserver/llmtestserver/session"
 	"github.com/stretchr/testify/assert"
@@ -13,15 +14,47 @@ import (
 
 const rawBody = `{"model":"claude-sonnet-5-5","max_tokens":10,"messages":[{"role":"user","content":"hi"}]}`
 
-// TestVersionHeadersNeverRequired sends requests without anthropic-version
-// and anthropic-beta, and with values no API version has: all are
-// answered.
-func TestVersionHeadersNeverRequired(t *testing.T) {
+// TestVersionHeadersCheckedAsTheAPIDoes sends requests without
+// anthropic-version, with one no API version has and with an unknown
+// anthropic-beta: each gets the API's 400 and takes no reply; a session
+// that relaxes header checks answers them, raw and streamed, and journals
+// what they sent.
+func TestVersionHeadersCheckedAsTheAPIDoes(t *testing.T) {
 	t.Parallel()
-	sess := newSession(t, session.RequireAPIKey("k"))
-	sess.Chat("x").Responds("hello").Repeat()
+	srv := newServer(t)
+	strict := srv.NewSession(t)
+	strict.Chat("x").Responds("hello").Repeat()
+	refusals := []struct {
+		opt     option.RequestOption
+		message string
+	}{
+		{option.WithHeaderDel("anthropic-version"), "anthropic-version: header is required"},
+		{option.WithHeader("anthropic-version", "1999-12-31"), `anthropic-version: "1999-12-31" is not a valid version`},
+		{option.WithHeader("anthropic-beta", "made-up-2099-01-01"),
+			"Unexpected value(s) `made-up-2099-01-01` for the `anthropic-beta` header. Please consult our documentation at docs.anthropic.com or try again without the header."},
+	}
+	client := clientFor(strict, "k", 0)
+	for _, r := range refusals {
+		_, err := client.Messages.New(t.Context(), userTurn("hi"), r.opt)
+		apiErr := apiError(t, err)
+		assert.Equal(t, 400, apiErr.StatusCode)
+		assert.Equal(t, "invalid_request_error", string(apiErr.Type()))
+		assert.Equal(t, r.message, apiErr.Message)
+		assert.NotEmpty(t, apiErr.RequestID)
+	}
+	assert.Equal(t, 1, strict.Pending(), "a refused request takes no reply")
 
-	r := rawPost(t, sess, "/v1/messages", rawBody, "Authorization", "Bearer k")
+	// Betas the SDK names are accepted, and journaled in order.
+	_, err := client.Beta.Messages.New(t.Context(), anthropic.BetaMessageNewParams{Model: model, MaxTokens: 64,
+		Betas:    []anthropic.AnthropicBeta{anthropic.AnthropicBetaContext1m2025_08_07, anthropic.AnthropicBetaInterleavedThinking2025_05_14},
+		Messages: []anthropic.BetaMessageParam{anthropic.NewBetaUserMessage(anthropic.NewBetaTextBlock("hi"))}})
+	require.NoError(t, err)
+	e, _ := strict.Journal().Last()
+	assert.Equal(t, []string{"context-1m-2025-08-07", "interleaved-thinking-2025-05-14"}, e.Betas)
+
+	relaxed := srv.NewSession(t, session.RequireAPIKey("k"), session.RelaxAPIHeaders())
+	relaxed.Chat("x").Responds("hello").Repeat()
+	r := rawPost(t, relaxed, "/v1/messages", rawBody, "Authorization", "Bearer k", "anthropic-version", "")
 	require.Equal(t, 200, r.status, "body %s", r.body)
 	var msg struct {
 		Content []struct{ Text string } `json:"content"`
@@ -31,26 +64,27 @@ func TestVersionHeadersNeverRequired(t *testing.T) {
 	assert.Equal(t, "hello", msg.Content[0].Text)
 	assert.True(t, strings.HasPrefix(r.header.Get("request-id"), "req_"))
 
-	r = rawPost(t, sess, "/v1/messages", strings.Replace(rawBody, `{`, `{"stream":true,`, 1), "Authorization", "Bearer k")
+	r = rawPost(t, relaxed, "/v1/messages", strings.Replace(rawBody, `{`, `{"stream":true,`, 1), "Authorization", "Bearer k", "anthropic-version", "")
 	require.Equal(t, 200, r.status, "body %s", r.body)
 	assert.True(t, strings.HasPrefix(r.header.Get("Content-Type"), "text/event-stream"), r.header.Get("Content-Type"))
 	assert.Contains(t, string(r.body), "event: message_start\n")
 	assert.Contains(t, string(r.body), "event: message_stop\n")
 
-	client := clientFor(sess, "k", 0)
-	for _, v := range [][2]string{
-		{"anthropic-version", "1999-12-31"},
-		{"anthropic-version", "not a date"},
-		{"anthropic-beta", "made-up-2099-01-01,another-beta"},
-	} {
-		m, err := client.Messages.New(t.Context(), userTurn("hi"), option.WithHeader(v[0], v[1]))
-		require.NoError(t, err, "%s: %s", v[0], v[1])
+	relaxedClient := clientFor(relaxed, "k", 0)
+	for _, r := range refusals {
+		m, err := relaxedClient.Messages.New(t.Context(), userTurn("hi"), r.opt)
+		require.NoError(t, err, r.message)
 		assert.Equal(t, "hello", m.Content[0].Text)
 	}
-	for _, e := range sess.Journal().Entries() {
+	entries := relaxed.Journal().Entries()
+	require.Len(t, entries, 5)
+	for _, e := range entries {
 		assert.Equal(t, 200, e.Status)
 		assert.Equal(t, "anthropic", e.Provider)
 	}
+	assert.Empty(t, entries[2].APIVersion)
+	assert.Equal(t, "1999-12-31", entries[3].APIVersion)
+	assert.Equal(t, []string{"made-up-2099-01-01"}, entries[4].Betas)
 }
 
 // TestAPIKeyHeaders authenticates with x-api-key as curl and the older SDKs
@@ -106,7 +140,7 @@ func TestModelsShapeByHeaders(t *testing.T) {
 		assert.True(t, strings.HasPrefix(l.Data[0].ID, "claude-"), "headers %v", h)
 		assert.NotEmpty(t, l.Data[0].DisplayName, "headers %v", h)
 	}
-	l := get("Authorization", "Bearer k")
+	l := get("Authorization", "Bearer k", "anthropic-version", "")
 	assert.Equal(t, "list", l.Object)
 	assert.False(t, strings.HasPrefix(l.Data[0].ID, "claude-"))
 }

@@ -97,12 +97,17 @@ func (r rawReply) envelope(t *testing.T) errorEnvelope {
 
 // rawPost sends body to path on sess with no SDK involved, through the
 // session's HTTP client (which adds only the session headers), with the
-// given headers as pairs of name and value.
+// anthropic-version every SDK sends and the given headers as pairs of name
+// and value: a pair whose value is "" removes that header.
 func rawPost(t *testing.T, sess *session.Session, path, body string, headers ...string) rawReply {
 	t.Helper()
 	return rawDo(t, sess, http.MethodPost, path, body, headers...)
 }
 
+// sdkVersion is the anthropic-version anthropic-sdk-go v2 sends.
+const sdkVersion = "2026-10-21"
+
+// rawDo is rawPost with any method.
 func rawDo(t *testing.T, sess *session.Session, method, path, body string, headers ...string) rawReply {
 	t.Helper()
 	var rd io.Reader
@@ -114,8 +119,17 @@ func rawDo(t *testing.T, sess *session.Session, method, path, body string, heade
 	if body != "" {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	req.Header.Set("anthropic-version", sdkVersion)
+	set := map[string]bool{}
 	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Add(headers[i], headers[i+1])
+		name := http.CanonicalHeaderKey(headers[i])
+		if !set[name] {
+			req.Header.Del(name)
+			set[name] = true
+		}
+		if headers[i+1] != "" {
+			req.Header.Add(name, headers[i+1])
+		}
 	}
 	resp, err := sess.HTTPClient().Do(req)
 	require.NoError(t, err)

@@ -56,6 +56,7 @@ func (Codec) Resolve(e *apierr.Error) *apierr.Error {
 	if provider.IsBodyUnreadable(e) {
 		e = InvalidJSON()
 	}
+	e = inAnthropicWords(e)
 	out := *e
 	out.Status, out.Type = statusAndType(e)
 	if out.Message == "" {
@@ -85,8 +86,8 @@ func (Codec) ModelNotFound(model string, served []string, allowList bool) *apier
 }
 
 // RequestHeaders implements provider.HeaderReader: the version and the
-// betas the request asked for, which the journal shows; the real API
-// requires neither of this server.
+// betas the request asked for, which the journal shows (CheckHeaders
+// refuses what the API refuses of them).
 func (Codec) RequestHeaders(h http.Header) provider.RequestHeaders {
 	out := provider.RequestHeaders{APIVersion: h.Get("Anthropic-Version")}
 	for _, v := range h.Values("Anthropic-Beta") {

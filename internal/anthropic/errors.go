@@ -116,13 +116,14 @@ func Envelope(e *apierr.Error, requestID string) (int, any) {
 }
 
 // AuthError is the 401 for a request without a key (missing) or with a
-// wrong one. "invalid x-api-key" is the API's; the missing-key message is
-// inferred, and names both headers the server accepts.
+// wrong one, in the API's words. A bearer token is accepted too (what the
+// v2 SDK sends), though the missing-key message names only x-api-key, as
+// the API's does.
 func AuthError(missing bool) *apierr.Error {
 	e := &apierr.Error{Kind: scenario.ErrorAuthentication, Status: http.StatusUnauthorized, Type: typeAuthentication,
 		Message: "invalid x-api-key"}
 	if missing {
-		e.Message = "x-api-key header is required (or send Authorization: Bearer <key>)"
+		e.Message = "x-api-key header is required" // n8n-io/n8n#37930
 	}
 	return e
 }

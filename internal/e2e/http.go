@@ -98,6 +98,16 @@ func SelectorOf(sess *session.Session) []string {
 	return []string{session.HeaderSession, sess.ID(), session.HeaderSessionKey, sess.Key()}
 }
 
+// AnthropicVersion is the anthropic-version the v2 SDKs send. The server,
+// like the API, refuses an Anthropic request without one.
+const AnthropicVersion = "2026-10-21"
+
+// AnthropicSelectorOf is SelectorOf with the anthropic-version header
+// every Anthropic request carries.
+func AnthropicSelectorOf(sess *session.Session) []string {
+	return append(SelectorOf(sess), "anthropic-version", AnthropicVersion)
+}
+
 // Bearer returns the header pair that presents token as a bearer token.
 func Bearer(token string) []string { return []string{"Authorization", "Bearer " + token} }
 

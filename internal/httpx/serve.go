@@ -49,6 +49,8 @@ func Serve(w http.ResponseWriter, r *http.Request, rt *runtime.Runtime, codec pr
 			err = withSessionHint(err)
 		}
 		res = provider.Response{Err: err}
+	} else if err := checkHeaders(codec, r.Header, &settings); err != nil {
+		res = provider.Response{Err: err}
 	} else if claimed, refused, replayed := claimIdempotency(w, x); replayed {
 		return
 	} else if refused != nil {

@@ -72,6 +72,14 @@ type HeaderReader interface {
 	RequestHeaders(h http.Header) RequestHeaders
 }
 
+// HeaderChecker is implemented by a codec whose API refuses requests for
+// their headers alone (Anthropic's anthropic-version and anthropic-beta):
+// the HTTP core asks it once the key is accepted, unless the session
+// relaxes header checks, and answers its error instead of the route.
+type HeaderChecker interface {
+	CheckHeaders(h http.Header) *apierr.Error
+}
+
 // RequestHeaders is what a codec reads of a request's own headers for the
 // journal.
 type RequestHeaders struct {

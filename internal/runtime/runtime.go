@@ -56,6 +56,10 @@ type Settings struct {
 	// AllowUnknownParameters lets request bodies carry fields the codecs do
 	// not know, which they otherwise refuse as the provider does.
 	AllowUnknownParameters bool
+	// RelaxAPIHeaders serves requests whose API headers the provider
+	// refuses (Anthropic's missing anthropic-version, an unknown
+	// anthropic-beta value).
+	RelaxAPIHeaders bool
 	// IdempotencyCapacity is the most Idempotency-Key answers kept, and
 	// IdempotencyMaxBytes the most bytes they keep (see
 	// IdempotentAnswer.Size).
