@@ -248,6 +248,10 @@ func serveResponseByID(x *provider.Exchange) provider.Response {
 		return inputItems(x, id)
 	case sub == "input_items":
 		return provider.Response{Err: apierr.MethodNotAllowed(x.Request.Method, x.Request.URL.Path, http.MethodGet)}
+	case sub == "cancel" && x.Request.Method == http.MethodPost:
+		return cancelResponse(x, id)
+	case sub == "cancel":
+		return provider.Response{Err: apierr.MethodNotAllowed(x.Request.Method, x.Request.URL.Path, http.MethodPost)}
 	case sub != "":
 		return provider.Response{Err: apierr.RouteNotFound(x.Request.Method, x.Request.URL.Path, "")}
 	case x.Request.Method == http.MethodGet:
