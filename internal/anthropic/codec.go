@@ -100,8 +100,14 @@ func (Codec) RequestHeaders(h http.Header) provider.RequestHeaders {
 	return out
 }
 
+// serveModels serves GET /v1/models: the models the runtime serves, at
+// its clock, paged.
 func serveModels(x *provider.Exchange) provider.Response {
-	return provider.Response{JSON: ModelList(x.Models())}
+	q, err := parseListQuery(x.Request.URL.Query())
+	if err != nil {
+		return provider.Response{Err: err}
+	}
+	return provider.Response{JSON: ModelList(x.Models(), x.Runtime.Now(), q)}
 }
 
 // serveModel serves GET /v1/models/{id}.
@@ -110,5 +116,7 @@ func serveModel(x *provider.Exchange) provider.Response {
 	if !x.Serves(id) {
 		return provider.Response{Err: answer.ModelNotFound(x, id), Model: id}
 	}
-	return provider.Response{JSON: ModelObject(id), Model: id}
+	// A retired model is still described: it stays in the catalogue as
+	// the record of its retirement (ModelInfo.Lifecycle doc).
+	return provider.Response{JSON: ModelObject(id, x.Runtime.Now()), Model: id}
 }

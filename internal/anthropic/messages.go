@@ -60,13 +60,22 @@ func (t *messagesTurn) Request() *scenario.Request { return t.norm }
 // Ignored implements answer.Turn.
 func (t *messagesTurn) Ignored() []string { return t.req.Unknown }
 
-// Rules refuses what the model's own limits refuse, as the real API checks
-// them; a model outside the catalog has none.
+// Rules refuses a model retired on the session's clock, as the real API
+// does (404, as an unknown model), and what the model's own limits
+// refuse; a model outside the catalog has none.
 func (t *messagesTurn) Rules() *apierr.Error {
-	if info, ok := Lookup(t.req.Model); ok && !t.counting {
-		return t.req.CheckModel(info)
+	info, ok := Lookup(t.req.Model)
+	switch {
+	case !ok:
+		return nil
+	case RetiredAt(t.req.Model, t.x.Runtime.Now()):
+		// Counting too: a retired model is unknown to every route but
+		// the models API.
+		return answer.ModelNotFound(t.x, t.req.Model)
+	case t.counting:
+		return nil
 	}
-	return nil
+	return t.req.CheckModel(info)
 }
 
 // cacheLookback is how many blocks before a breakpoint Anthropic's cache

@@ -18,33 +18,55 @@ type ModelInfo struct {
 	MinCacheTokens int
 	// Alias is the undated ID that resolves to this one, if any.
 	Alias string
+	// Line is the model line (haiku, sonnet, opus, fable, mythos).
+	Line string
+	// Deprecated and Retires are when the model was deprecated and when it
+	// retires (zero: not scheduled), from the SDK's "Deprecated: Will reach
+	// end-of-life on ..." notes. Past Retires on the session's clock the
+	// model answers 404 as an unknown one and leaves the models list
+	// unless retired models are asked for.
+	Deprecated, Retires time.Time
+	// Generation says which thinking and prefill rules apply (see
+	// model_rules.go).
+	Generation generation
 }
 
 func day(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 0, 0, 0, 0, time.UTC) }
 
-// catalog is the current Claude lineup as anthropic-sdk-go v2.15.0 names it
-// (model.go's constants), newest first, as the models API lists it. The
-// 5-series limits are the model pages' (1M context, 128K output); Haiku
-// 5.5's output limit and the release dates marked (inferred) are not
-// documented where we could read them. The cache minimums follow the wire
-// notes: 4096 for Opus 4.5-4.7 and Haiku 4.5, 2048 for Sonnet 4.6, 1024 for
-// Sonnet 4.5 and the 5-series. Mythos models, open only through access
-// programs, are left out.
+// catalog is the Claude lineup as anthropic-sdk-go v2.16.0 names it
+// (message.go's Model constants, which a compat test checks against this
+// list), newest first as the models API lists it, plus the retired models
+// the SDK no longer names. The 5-series limits are the model pages' (1M
+// context, 128K output); Haiku 5.5's output limit, the Mythos limits and
+// the release dates marked (inferred) are not documented where we could
+// read them. The cache minimums follow the wire notes: 4096 for Opus
+// 4.5-4.7 and Haiku 4.5, 2048 for Sonnet 4.6, 1024 for Sonnet 4.5 and the
+// 5-series. Retirement dates are the SDK's deprecation notes (v2.15.0 for
+// Sonnet 4.5); the deprecation dates, which the SDK does not give, are
+// inferred as the announcement of a successor.
 var catalog = []ModelInfo{
-	{ID: "claude-fable-5-2", DisplayName: "Claude Fable 5.2", Created: day(2026, 11, 5), ContextWindow: 1_000_000, MaxOutput: 128_000, MinCacheTokens: 1024}, // date inferred
-	{ID: "claude-opus-5-5", DisplayName: "Claude Opus 5.5", Created: day(2026, 10, 22), ContextWindow: 1_000_000, MaxOutput: 128_000, MinCacheTokens: 1024},  // date inferred
-	{ID: "claude-sonnet-5-5", DisplayName: "Claude Sonnet 5.5", Created: day(2026, 10, 22), ContextWindow: 1_000_000, MaxOutput: 128_000, MinCacheTokens: 1024},
-	{ID: "claude-haiku-5-5", DisplayName: "Claude Haiku 5.5", Created: day(2026, 10, 22), ContextWindow: 1_000_000, MaxOutput: 64_000, MinCacheTokens: 1024},
-	{ID: "claude-fable-5-1", DisplayName: "Claude Fable 5.1", Created: day(2026, 9, 10), ContextWindow: 1_000_000, MaxOutput: 128_000, MinCacheTokens: 1024}, // date inferred
-	{ID: "claude-opus-5", DisplayName: "Claude Opus 5", Created: day(2026, 7, 24), ContextWindow: 1_000_000, MaxOutput: 128_000, MinCacheTokens: 1024},
-	{ID: "claude-sonnet-5", DisplayName: "Claude Sonnet 5", Created: day(2026, 6, 30), ContextWindow: 1_000_000, MaxOutput: 128_000, MinCacheTokens: 1024},
-	{ID: "claude-opus-4-8", DisplayName: "Claude Opus 4.8", Created: day(2026, 6, 2), ContextWindow: 1_000_000, MaxOutput: 128_000, MinCacheTokens: 4096}, // date inferred
-	{ID: "claude-opus-4-7", DisplayName: "Claude Opus 4.7", Created: day(2026, 4, 16), ContextWindow: 1_000_000, MaxOutput: 128_000, MinCacheTokens: 4096},
-	{ID: "claude-opus-4-6", DisplayName: "Claude Opus 4.6", Created: day(2026, 2, 5), ContextWindow: 1_000_000, MaxOutput: 128_000, MinCacheTokens: 4096},
-	{ID: "claude-sonnet-4-6", DisplayName: "Claude Sonnet 4.6", Created: day(2026, 2, 17), ContextWindow: 1_000_000, MaxOutput: 64_000, MinCacheTokens: 2048},
-	{ID: "claude-opus-4-5-20251101", Alias: "claude-opus-4-5", DisplayName: "Claude Opus 4.5", Created: day(2025, 11, 24), ContextWindow: 200_000, MaxOutput: 64_000, MinCacheTokens: 4096},
-	{ID: "claude-haiku-4-5-20251001", Alias: "claude-haiku-4-5", DisplayName: "Claude Haiku 4.5", Created: day(2025, 10, 15), ContextWindow: 200_000, MaxOutput: 64_000, MinCacheTokens: 4096},
-	{ID: "claude-sonnet-4-5-20250929", Alias: "claude-sonnet-4-5", DisplayName: "Claude Sonnet 4.5", Created: day(2025, 9, 29), ContextWindow: 200_000, MaxOutput: 64_000, MinCacheTokens: 1024},
+	{ID: "claude-fable-5-2", DisplayName: "Claude Fable 5.2", Created: day(2026, 11, 5), ContextWindow: 1_000_000, MaxOutput: 128_000, MinCacheTokens: 1024, Line: "fable", Generation: gen5},          // date inferred
+	{ID: "claude-mythos-5-2", DisplayName: "Claude Mythos 5.2", Created: day(2026, 11, 5), ContextWindow: 1_000_000, MaxOutput: 128_000, MinCacheTokens: 1024, Line: "mythos", Generation: gen5},       // date and limits inferred
+	{ID: "claude-opus-5-5", DisplayName: "Claude Opus 5.5", Created: day(2026, 10, 22), ContextWindow: 1_000_000, MaxOutput: 128_000, MinCacheTokens: 1024, Line: "opus", Generation: genAdaptiveOnly}, // date inferred
+	{ID: "claude-sonnet-5-5", DisplayName: "Claude Sonnet 5.5", Created: day(2026, 10, 22), ContextWindow: 1_000_000, MaxOutput: 128_000, MinCacheTokens: 1024, Line: "sonnet", Generation: gen5},
+	{ID: "claude-haiku-5-5", DisplayName: "Claude Haiku 5.5", Created: day(2026, 10, 22), ContextWindow: 1_000_000, MaxOutput: 64_000, MinCacheTokens: 1024, Line: "haiku", Generation: gen5},
+	{ID: "claude-fable-5-1", DisplayName: "Claude Fable 5.1", Created: day(2026, 9, 10), ContextWindow: 1_000_000, MaxOutput: 128_000, MinCacheTokens: 1024, Line: "fable", Generation: gen5},    // date inferred
+	{ID: "claude-mythos-5-1", DisplayName: "Claude Mythos 5.1", Created: day(2026, 9, 10), ContextWindow: 1_000_000, MaxOutput: 128_000, MinCacheTokens: 1024, Line: "mythos", Generation: gen5}, // date and limits inferred
+	{ID: "claude-fable-5", DisplayName: "Claude Fable 5", Created: day(2026, 8, 6), ContextWindow: 1_000_000, MaxOutput: 128_000, MinCacheTokens: 1024, Line: "fable", Generation: gen5},         // date inferred
+	{ID: "claude-mythos-5", DisplayName: "Claude Mythos 5", Created: day(2026, 7, 24), ContextWindow: 1_000_000, MaxOutput: 128_000, MinCacheTokens: 1024, Line: "mythos", Generation: gen5},     // date and limits inferred
+	{ID: "claude-opus-5", DisplayName: "Claude Opus 5", Created: day(2026, 7, 24), ContextWindow: 1_000_000, MaxOutput: 128_000, MinCacheTokens: 1024, Line: "opus", Generation: genAdaptiveOnly},
+	{ID: "claude-sonnet-5", DisplayName: "Claude Sonnet 5", Created: day(2026, 6, 30), ContextWindow: 1_000_000, MaxOutput: 128_000, MinCacheTokens: 1024, Line: "sonnet", Generation: gen5},
+	{ID: "claude-opus-4-8", DisplayName: "Claude Opus 4.8", Created: day(2026, 6, 2), ContextWindow: 1_000_000, MaxOutput: 128_000, MinCacheTokens: 4096, Line: "opus", Generation: genAdaptiveOnly}, // date inferred
+	{ID: "claude-opus-4-7", DisplayName: "Claude Opus 4.7", Created: day(2026, 4, 16), ContextWindow: 1_000_000, MaxOutput: 128_000, MinCacheTokens: 4096, Line: "opus", Generation: genAdaptiveOnly},
+	{ID: "claude-mythos-preview", DisplayName: "Claude Mythos Preview", Created: day(2026, 4, 7), ContextWindow: 1_000_000, MaxOutput: 128_000, MinCacheTokens: 4096, Line: "mythos", Generation: gen5, // date and limits inferred
+		Deprecated: day(2026, 5, 29), Retires: day(2026, 6, 30)}, // the SDK's end of life; deprecated a month before (inferred)
+	{ID: "claude-opus-4-6", DisplayName: "Claude Opus 4.6", Created: day(2026, 2, 5), ContextWindow: 1_000_000, MaxOutput: 128_000, MinCacheTokens: 4096, Line: "opus", Generation: gen46},
+	{ID: "claude-sonnet-4-6", DisplayName: "Claude Sonnet 4.6", Created: day(2026, 2, 17), ContextWindow: 1_000_000, MaxOutput: 64_000, MinCacheTokens: 2048, Line: "sonnet", Generation: gen46},
+	{ID: "claude-opus-4-5-20251101", Alias: "claude-opus-4-5", DisplayName: "Claude Opus 4.5", Created: day(2025, 11, 24), ContextWindow: 200_000, MaxOutput: 64_000, MinCacheTokens: 4096, Line: "opus", Generation: gen45,
+		Deprecated: day(2026, 10, 22), Retires: day(2027, 1, 22)}, // deprecated at Opus 5.5's release (inferred)
+	{ID: "claude-haiku-4-5-20251001", Alias: "claude-haiku-4-5", DisplayName: "Claude Haiku 4.5", Created: day(2025, 10, 15), ContextWindow: 200_000, MaxOutput: 64_000, MinCacheTokens: 4096, Line: "haiku", Generation: gen45},
+	{ID: "claude-sonnet-4-5-20250929", Alias: "claude-sonnet-4-5", DisplayName: "Claude Sonnet 4.5", Created: day(2025, 9, 29), ContextWindow: 200_000, MaxOutput: 64_000, MinCacheTokens: 1024, Line: "sonnet", Generation: gen45,
+		Deprecated: day(2026, 6, 30), Retires: day(2026, 11, 30)}, // deprecated at Sonnet 5's release (inferred)
 }
 
 // Lookup returns the model an ID or alias names; for an alias, the dated
@@ -70,54 +92,3 @@ func CatalogIDs() []string {
 	}
 	return ids
 }
-
-// modelObject is one element of the models API's data.
-type modelObject struct {
-	Type           string `json:"type"`
-	ID             string `json:"id"`
-	DisplayName    string `json:"display_name"`
-	CreatedAt      string `json:"created_at"`
-	MaxInputTokens int    `json:"max_input_tokens,omitempty"`
-	MaxTokens      int    `json:"max_tokens,omitempty"`
-}
-
-type modelList struct {
-	Data    []modelObject `json:"data"`
-	HasMore bool          `json:"has_more"`
-	FirstID *string       `json:"first_id"`
-	LastID  *string       `json:"last_id"`
-}
-
-func modelFor(id string) modelObject {
-	m, ok := Lookup(id)
-	if !ok {
-		// An allow-listed model the catalog does not know: listed under its
-		// own name, with the epoch the API uses for unknown dates.
-		return modelObject{Type: "model", ID: id, DisplayName: id, CreatedAt: time.Unix(0, 0).UTC().Format(time.RFC3339)}
-	}
-	return modelObject{Type: "model", ID: m.ID, DisplayName: m.DisplayName, CreatedAt: m.Created.Format(time.RFC3339),
-		MaxInputTokens: m.ContextWindow, MaxTokens: m.MaxOutput}
-}
-
-// ModelList is GET /v1/models over ids, in their order: like the real
-// list it shows dated IDs, so an alias whose dated model is also listed is
-// left out (an alias listed alone resolves to its dated model).
-func ModelList(ids []string) any {
-	l := modelList{Data: make([]modelObject, 0, len(ids))}
-	seen := map[string]bool{}
-	for _, id := range ids {
-		o := modelFor(id)
-		if seen[o.ID] {
-			continue
-		}
-		seen[o.ID] = true
-		l.Data = append(l.Data, o)
-	}
-	if n := len(l.Data); n > 0 {
-		l.FirstID, l.LastID = &l.Data[0].ID, &l.Data[n-1].ID
-	}
-	return l
-}
-
-// ModelObject is GET /v1/models/{id}: an alias resolves to its dated model.
-func ModelObject(id string) any { return modelFor(id) }

@@ -2,6 +2,7 @@ package anthropic
 
 import (
 	"net/http"
+	"net/url"
 	"os"
 	"regexp"
 	"slices"
@@ -34,14 +35,95 @@ func TestCatalog(t *testing.T) {
 }
 
 func TestModelList(t *testing.T) {
-	got := marshal(t, ModelList([]string{"claude-haiku-4-5-20251001", "claude-haiku-4-5", "my-model"}))
-	assert.JSONEq(t, `{"data":[
-	  {"type":"model","id":"claude-haiku-4-5-20251001","display_name":"Claude Haiku 4.5","created_at":"2025-10-15T00:00:00Z","max_input_tokens":200000,"max_tokens":64000},
-	  {"type":"model","id":"my-model","display_name":"my-model","created_at":"1970-01-01T00:00:00Z"}],
+	now := day(2026, 12, 2)
+	all := listQuery{Limit: 20, Lifecycles: defaultLifecycles}
+	got := marshal(t, ModelList([]string{"claude-haiku-4-5-20251001", "claude-haiku-4-5", "my-model"}, now, all))
+	haiku := `{"type":"model","id":"claude-haiku-4-5-20251001","display_name":"Claude Haiku 4.5","created_at":"2025-10-15T00:00:00Z",
+	  "max_input_tokens":200000,"max_tokens":64000,"lifecycle":"active","line":"haiku","deprecated_at":null,"retires_at":null,
+	  "capabilities":{"batch":{"supported":true},"citations":{"supported":true},"code_execution":{"supported":true},
+	    "context_management":{"clear_thinking_20251015":{"supported":true},"clear_tool_uses_20250919":{"supported":true},"compact_20260112":{"supported":false},"supported":true},
+	    "effort":{"high":{"supported":false},"low":{"supported":false},"max":{"supported":false},"medium":{"supported":false},"supported":false,"xhigh":{"supported":false}},
+	    "image_input":{"supported":true},"pdf_input":{"supported":true},
+	    "server_tools":{"code_execution":{"supported":true},"supported":true,"web_search":{"supported":true}},
+	    "structured_outputs":{"supported":true},
+	    "thinking":{"supported":true,"types":{"adaptive":{"supported":false},"between_tools":{"supported":false},"disabled":{"supported":true},"enabled":{"supported":true}}}}}`
+	assert.JSONEq(t, `{"data":[`+haiku+`,
+	  {"type":"model","id":"my-model","display_name":"my-model","created_at":"1970-01-01T00:00:00Z","max_input_tokens":0,"max_tokens":0,
+	   "lifecycle":"active","line":null,"deprecated_at":null,"retires_at":null,
+	   "capabilities":{"batch":{"supported":false},"citations":{"supported":false},"code_execution":{"supported":false},
+	    "context_management":{"clear_thinking_20251015":{"supported":false},"clear_tool_uses_20250919":{"supported":false},"compact_20260112":{"supported":false},"supported":false},
+	    "effort":{"high":{"supported":false},"low":{"supported":false},"max":{"supported":false},"medium":{"supported":false},"supported":false,"xhigh":{"supported":false}},
+	    "image_input":{"supported":false},"pdf_input":{"supported":false},
+	    "server_tools":{"code_execution":{"supported":false},"supported":false,"web_search":{"supported":false}},
+	    "structured_outputs":{"supported":false},
+	    "thinking":{"supported":false,"types":{"adaptive":{"supported":false},"between_tools":{"supported":false},"disabled":{"supported":false},"enabled":{"supported":false}}}}}],
 	  "has_more":false,"first_id":"claude-haiku-4-5-20251001","last_id":"my-model"}`, got)
-	assert.JSONEq(t, `{"data":[],"has_more":false,"first_id":null,"last_id":null}`, marshal(t, ModelList(nil)))
-	assert.JSONEq(t, `{"type":"model","id":"claude-opus-4-5-20251101","display_name":"Claude Opus 4.5","created_at":"2025-11-24T00:00:00Z","max_input_tokens":200000,"max_tokens":64000}`,
-		marshal(t, ModelObject("claude-opus-4-5")))
+	assert.JSONEq(t, `{"data":[],"has_more":false,"first_id":null,"last_id":null}`, marshal(t, ModelList(nil, now, all)))
+}
+
+// A model is deprecated, then retired, on the clock it is asked at: the
+// list leaves a retired model out unless retired models are asked for,
+// and deprecated_at and retires_at are null while a model is active.
+func TestModelLifecycle(t *testing.T) {
+	opus45, _ := Lookup("claude-opus-4-5")
+	assert.Equal(t, "active", opus45.LifecycleAt(day(2026, 10, 1)))
+	assert.Equal(t, "deprecated", opus45.LifecycleAt(day(2026, 12, 2)))
+	assert.Equal(t, "retired", opus45.LifecycleAt(day(2027, 1, 22)))
+	assert.True(t, RetiredAt("claude-sonnet-4-5", day(2026, 12, 2)))
+	assert.False(t, RetiredAt("claude-sonnet-4-5", day(2026, 11, 29)))
+	assert.False(t, RetiredAt("my-model", day(2999, 1, 1)))
+
+	o := modelFor("claude-opus-4-5", day(2026, 12, 2))
+	require.NotNil(t, o.RetiresAt)
+	assert.Equal(t, "2027-01-22T00:00:00Z", *o.RetiresAt)
+	assert.Nil(t, modelFor("claude-opus-4-5", day(2026, 10, 1)).RetiresAt)
+
+	ids := CatalogIDs()
+	listed := func(q listQuery) []string {
+		var out []string
+		for _, m := range ModelList(ids, day(2026, 12, 2), q).(modelList).Data {
+			out = append(out, m.ID)
+		}
+		return out
+	}
+	def := listed(listQuery{Limit: 1000, Lifecycles: defaultLifecycles})
+	assert.NotContains(t, def, "claude-sonnet-4-5-20250929")
+	assert.NotContains(t, def, "claude-mythos-preview")
+	assert.Contains(t, def, "claude-opus-4-5-20251101")
+	assert.Equal(t, []string{"claude-mythos-preview", "claude-sonnet-4-5-20250929"}, listed(listQuery{Limit: 1000, Lifecycles: []string{"retired"}}))
+}
+
+// Pages of the list follow limit, after_id and before_id as the SDK's
+// pagination reads them.
+func TestModelListPages(t *testing.T) {
+	ids := []string{"claude-opus-4-7", "claude-opus-4-6", "claude-sonnet-4-6", "claude-haiku-4-5-20251001"}
+	now := day(2026, 12, 2)
+	page := func(q listQuery) modelList {
+		q.Lifecycles = defaultLifecycles
+		return ModelList(ids, now, q).(modelList)
+	}
+	first := page(listQuery{Limit: 2})
+	require.Len(t, first.Data, 2)
+	assert.True(t, first.HasMore)
+	assert.Equal(t, "claude-opus-4-6", *first.LastID)
+	next := page(listQuery{Limit: 2, AfterID: *first.LastID})
+	assert.Equal(t, "claude-sonnet-4-6", *next.FirstID)
+	assert.False(t, next.HasMore)
+	back := page(listQuery{Limit: 1, BeforeID: "claude-sonnet-4-6"})
+	assert.Equal(t, "claude-opus-4-6", *back.FirstID)
+	assert.True(t, back.HasMore)
+
+	for q, msg := range map[string]string{"limit=0": "limit: Input should be greater than or equal to 1",
+		"limit=1001": "limit: Input should be less than or equal to 1000", "lifecycle[]=gone": "lifecycle: Input should be 'active', 'deprecated' or 'retired'"} {
+		v, _ := url.ParseQuery(q)
+		_, err := parseListQuery(v)
+		require.NotNil(t, err, q)
+		assert.Equal(t, msg, err.Message, q)
+	}
+	v, _ := url.ParseQuery("lifecycle[]=retired&lifecycle[]=active&limit=5")
+	q, err := parseListQuery(v)
+	require.Nil(t, err)
+	assert.Equal(t, listQuery{Limit: 5, Lifecycles: []string{"retired", "active"}}, q)
 }
 
 func TestRequestID(t *testing.T) {

@@ -101,14 +101,3 @@ func toolUseIDs(m *Message) map[string]bool {
 	}
 	return ids
 }
-
-// CheckModel runs the checks that depend on the model: max_tokens against
-// the model's output limit.
-func (r *MessagesRequest) CheckModel(info ModelInfo) *apierr.Error {
-	if r.MaxTokens != nil && info.MaxOutput > 0 && *r.MaxTokens > int64(info.MaxOutput) {
-		// The real API's wording; it names the model as the request did.
-		return invalid("max_tokens", "max_tokens: %d > %d, which is the maximum allowed number of output tokens for %s",
-			*r.MaxTokens, info.MaxOutput, r.Model)
-	}
-	return nil
-}

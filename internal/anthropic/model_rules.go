@@ -1,0 +1,69 @@
+package anthropic
+
+import (
+	"github.com/llmtestserver/llmtestserver/internal/apierr"
+)
+
+// generation groups the models by the thinking and prefill rules they
+// follow.
+type generation int
+
+const (
+	// gen45 is Claude 4.5 and earlier: thinking "enabled" with a budget,
+	// no "adaptive", and a final assistant message is a prefill.
+	gen45 generation = iota
+	// gen46 is Claude 4.6 (Opus, Sonnet): both thinking types ("enabled"
+	// deprecated, thinking_warn.go in the SDK), and no prefill.
+	gen46
+	// genAdaptiveOnly is Opus 4.7 and later: only "adaptive" thinking,
+	// and no prefill.
+	genAdaptiveOnly
+	// gen5 is the other 5-series, Fable and Mythos models: both thinking
+	// types and no prefill. That "enabled" is refused only on Opus is
+	// inferred: the sources (anthropics/claude-code#56497) name Opus 4.7
+	// and later.
+	gen5
+)
+
+// thinkingTypes reports which thinking types g accepts.
+func (g generation) thinkingTypes() (enabled, adaptive bool) {
+	switch g {
+	case gen45:
+		return true, false
+	case genAdaptiveOnly:
+		return false, true
+	}
+	return true, true
+}
+
+// prefill reports whether g accepts a final assistant message.
+func (g generation) prefill() bool { return g == gen45 }
+
+// CheckModel runs the checks that depend on the model: max_tokens against
+// the model's output limit, the thinking types it takes, and prefill.
+func (r *MessagesRequest) CheckModel(info ModelInfo) *apierr.Error {
+	if r.MaxTokens != nil && info.MaxOutput > 0 && *r.MaxTokens > int64(info.MaxOutput) {
+		// The real API's wording; it names the model as the request did.
+		return invalid("max_tokens", "max_tokens: %d > %d, which is the maximum allowed number of output tokens for %s",
+			*r.MaxTokens, info.MaxOutput, r.Model)
+	}
+	enabled, adaptive := info.Generation.thinkingTypes()
+	if t := r.Thinking; t != nil {
+		switch {
+		case t.Type == "enabled" && !enabled:
+			// The real wording (the docs, quoted in anthropics/claude-code#56497).
+			return invalid("thinking.type", "\"thinking.type.enabled\" is not supported for this model. Use \"thinking.type.adaptive\" and \"output_config.effort\" to control thinking behavior.")
+		case t.Type == "adaptive" && !adaptive:
+			// Inferred wording, the mirror of the one above: the refusal
+			// is documented (developersdigest.tech's list of common 400s),
+			// its message not quoted.
+			return invalid("thinking.type", "\"thinking.type.adaptive\" is not supported for this model. Use \"thinking.type.enabled\" and \"thinking.budget_tokens\" to control thinking behavior.")
+		}
+	}
+	if n := len(r.Messages); n > 0 && r.Messages[n-1].Role == "assistant" && !info.Generation.prefill() {
+		// The real wording (jobrunr/JavaClaw#36; the SDK's
+		// MessageNewParams.Messages doc says such models answer 400).
+		return invalid("messages", "This model does not support assistant message prefill. The conversation must end with a user message.")
+	}
+	return nil
+}
