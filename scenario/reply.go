@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/llmtestserver/llmtestserver/internal/plainjson"
@@ -28,6 +30,10 @@ type Reply struct {
 	JSON json.RawMessage
 	// Refusal is a refusal message instead of an answer.
 	Refusal string
+	// RefusalCategory is the policy category of a Refusal, which Anthropic
+	// names in stop_details: one of RefusalCategories; empty sends null.
+	// The OpenAI codecs do not show it.
+	RefusalCategory string
 	// Thinking is the model's reasoning before its answer. Codecs that
 	// show reasoning render it: Anthropic as a thinking block with a
 	// signature; the Responses API, for a reasoning model asked for a
@@ -178,6 +184,16 @@ func Think(thinking, text string) Reply { return Reply{Thinking: thinking, Text:
 // Refuse answers with a refusal.
 func Refuse(message string) Reply { return Reply{Refusal: message} }
 
+// RefuseAs answers with a refusal of a policy category, one of
+// RefusalCategories, which Anthropic's stop_details names.
+func RefuseAs(category, message string) Reply {
+	return Reply{Refusal: message, RefusalCategory: category}
+}
+
+// RefusalCategories are the policy categories Anthropic's refusals name
+// (anthropic-sdk-go's RefusalStopDetailsCategory).
+var RefusalCategories = []string{"cyber", "bio", "frontier_llm", "reasoning_extraction", "general_harms"}
+
 // Fail answers with an HTTP error of the given status and code.
 func Fail(status int, code, message string) Reply {
 	return Reply{Error: &Error{Status: status, Code: code, Message: message}}
@@ -225,6 +241,9 @@ func (r *Reply) Validate() error {
 	}
 	if r.Thinking != "" && (r.Error != nil && !errorAfter || r.Vectors != nil || r.Func != nil) {
 		return errors.New("thinking: accompanies a text, tool_calls, json or refusal reply")
+	}
+	if r.RefusalCategory != "" && (r.Refusal == "" || !slices.Contains(RefusalCategories, r.RefusalCategory)) {
+		return fmt.Errorf("refusal_category: accompanies a refusal, and is one of %s", strings.Join(RefusalCategories, ", "))
 	}
 	if r.Delay < 0 || r.Delay > MaxDelay {
 		return fmt.Errorf("delay_ms: must be between 0 and %d (%v)", MaxDelay.Milliseconds(), MaxDelay)
@@ -294,6 +313,7 @@ type replyJSON struct {
 	ToolCalls    []ToolCall      `json:"tool_calls,omitempty"`
 	JSON         json.RawMessage `json:"json,omitempty"`
 	Refusal      string          `json:"refusal,omitempty"`
+	RefusalCat   string          `json:"refusal_category,omitempty"`
 	Thinking     string          `json:"thinking,omitempty"`
 	Error        *Error          `json:"error,omitempty"`
 	Vectors      [][]float32     `json:"vectors,omitempty"`
@@ -312,8 +332,8 @@ func (r Reply) MarshalJSON() ([]byte, error) {
 	if r.Func != nil {
 		return nil, ErrInProcessOnly
 	}
-	return plainjson.Marshal(replyJSON{Text: r.Text, ToolCalls: r.ToolCalls, JSON: r.JSON, Refusal: r.Refusal, Thinking: r.Thinking,
-		Error: r.Error, Vectors: r.Vectors, FinishReason: r.FinishReason, Usage: r.Usage, Model: r.Model, DelayMS: r.Delay.Milliseconds(),
+	return plainjson.Marshal(replyJSON{Text: r.Text, ToolCalls: r.ToolCalls, JSON: r.JSON, Refusal: r.Refusal, RefusalCat: r.RefusalCategory,
+		Thinking: r.Thinking, Error: r.Error, Vectors: r.Vectors, FinishReason: r.FinishReason, Usage: r.Usage, Model: r.Model, DelayMS: r.Delay.Milliseconds(),
 		Fault: r.Fault, Stream: r.Stream})
 }
 
@@ -324,7 +344,7 @@ func (r *Reply) UnmarshalJSON(data []byte) error {
 	if err := decodeStrict(data, &w); err != nil {
 		return err
 	}
-	*r = Reply{Text: w.Text, ToolCalls: w.ToolCalls, JSON: w.JSON, Refusal: w.Refusal, Thinking: w.Thinking, Error: w.Error, Vectors: w.Vectors,
+	*r = Reply{Text: w.Text, ToolCalls: w.ToolCalls, JSON: w.JSON, Refusal: w.Refusal, RefusalCategory: w.RefusalCat, Thinking: w.Thinking, Error: w.Error, Vectors: w.Vectors,
 		FinishReason: w.FinishReason, Usage: w.Usage, Model: w.Model, Delay: delayOf(w.DelayMS), Fault: w.Fault, Stream: w.Stream}
 	return nil
 }

@@ -156,7 +156,7 @@ func TestAccumulateEveryReplyKind(t *testing.T) {
 		name:  "refusal",
 		reply: scenario.Refuse("I can't help with that."),
 		want: func(t *testing.T, s shape) {
-			assert.Equal(t, []block{{Type: "text", Text: "I can't help with that."}}, s.Blocks)
+			assert.Empty(t, s.Blocks, "a refusal shows no text: stop_details carries it")
 			assert.Equal(t, anthropic.StopReasonRefusal, s.StopReason)
 		},
 	}, {

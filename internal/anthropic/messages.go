@@ -132,14 +132,18 @@ func (t *messagesTurn) Spec(reply *scenario.Reply) answer.Spec {
 
 // Render renders a as the message, or its event stream, its thinking
 // signed.
-func (t *messagesTurn) Render(a *provider.Answer, _ *scenario.Reply, s answer.Stream) answer.Rendered {
+func (t *messagesTurn) Render(a *provider.Answer, reply *scenario.Reply, s answer.Stream) answer.Rendered {
 	if a.Thinking != "" {
 		a.ThinkingSignature = signature(a.Thinking)
 	}
-	if !t.req.Stream {
-		return answer.Rendered{JSON: NewMessage(a)}
+	category := ""
+	if reply != nil {
+		category = reply.RefusalCategory
 	}
-	return answer.Rendered{SSE: NewStream(a, s.Split, s.TokensPerChunk)}
+	if !t.req.Stream {
+		return answer.Rendered{JSON: NewMessage(a, category)}
+	}
+	return answer.Rendered{SSE: NewStream(a, category, s.Split, s.TokensPerChunk)}
 }
 
 // Delivered keeps nothing: the Messages API stores no message.

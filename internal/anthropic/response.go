@@ -8,25 +8,68 @@ import (
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
-// message is a Message as the API sends it, fields in its order.
+// message is a Message as the API sends it, fields in the order of a
+// direct-API capture (R3 of the December 2026 audit): container and
+// stop_details are null unless set, and diagnostics, which only
+// message_start carries (R2), is left out elsewhere.
 type message struct {
-	ID           string  `json:"id"`
-	Type         string  `json:"type"`
-	Role         string  `json:"role"`
-	Model        string  `json:"model"`
-	Content      []any   `json:"content"`
-	StopReason   *string `json:"stop_reason"`
-	StopSequence *string `json:"stop_sequence"`
-	Usage        usage   `json:"usage"`
+	Model        string          `json:"model"`
+	ID           string          `json:"id"`
+	Type         string          `json:"type"`
+	Role         string          `json:"role"`
+	Content      []any           `json:"content"`
+	Container    *struct{}       `json:"container"`
+	StopReason   *string         `json:"stop_reason"`
+	StopSequence *string         `json:"stop_sequence"`
+	StopDetails  *stopDetails    `json:"stop_details"`
+	Diagnostics  json.RawMessage `json:"diagnostics,omitempty"`
+	Usage        usage           `json:"usage"`
+}
+
+// stopDetails is a refusal's RefusalStopDetails: its policy category
+// (null unless scripted) and an explanation, the scripted refusal text.
+type stopDetails struct {
+	Type        string  `json:"type"`
+	Category    *string `json:"category"`
+	Explanation string  `json:"explanation"`
+}
+
+// refusalDetails is the stop_details of a refused answer, nil otherwise.
+func refusalDetails(a *provider.Answer, category string) *stopDetails {
+	if a.Refusal == "" {
+		return nil
+	}
+	d := &stopDetails{Type: "refusal", Explanation: a.Refusal}
+	if category != "" {
+		d.Category = &category
+	}
+	return d
+}
+
+// outputDetails is usage.output_tokens_details: the thinking tokens among
+// the output tokens (R2: message_delta's usage).
+type outputDetails struct {
+	ThinkingTokens int `json:"thinking_tokens"`
+}
+
+// outputDetailsOf is the output_tokens_details of u, sent when the answer
+// reasoned (thinking shown, or reasoning tokens scripted).
+func outputDetailsOf(u provider.Usage) *outputDetails {
+	if u.Reasoning <= 0 {
+		return nil
+	}
+	return &outputDetails{ThinkingTokens: u.Reasoning}
 }
 
 type usage struct {
-	InputTokens              int           `json:"input_tokens"`
-	CacheCreationInputTokens int           `json:"cache_creation_input_tokens"`
-	CacheReadInputTokens     int           `json:"cache_read_input_tokens"`
-	CacheCreation            cacheCreation `json:"cache_creation"`
-	OutputTokens             int           `json:"output_tokens"`
-	ServiceTier              string        `json:"service_tier"`
+	InputTokens              int            `json:"input_tokens"`
+	CacheCreationInputTokens int            `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int            `json:"cache_read_input_tokens"`
+	CacheCreation            cacheCreation  `json:"cache_creation"`
+	OutputTokens             int            `json:"output_tokens"`
+	OutputTokensDetails      *outputDetails `json:"output_tokens_details,omitempty"`
+	ServiceTier              string         `json:"service_tier"`
+	InferenceGeo             string         `json:"inference_geo"`
 }
 
 type cacheCreation struct {
@@ -46,11 +89,19 @@ type thinkingBlock struct {
 }
 
 type toolUseBlock struct {
-	Type  string          `json:"type"`
-	ID    string          `json:"id"`
-	Name  string          `json:"name"`
-	Input json.RawMessage `json:"input"`
+	Type   string          `json:"type"`
+	ID     string          `json:"id"`
+	Name   string          `json:"name"`
+	Input  json.RawMessage `json:"input"`
+	Caller caller          `json:"caller"`
 }
+
+// caller is a tool_use block's caller: the model itself (R2).
+type caller struct {
+	Type string `json:"type"`
+}
+
+var direct = caller{Type: "direct"}
 
 // usageOf names the neutral counts Anthropic's way: input_tokens are only
 // the uncached tokens after the last breakpoint.
@@ -61,7 +112,9 @@ func usageOf(u provider.Usage) usage {
 		CacheReadInputTokens:     u.CacheRead,
 		CacheCreation:            cacheCreation{Ephemeral5m: max(u.CacheWrite-u.CacheWrite1h, 0), Ephemeral1h: u.CacheWrite1h},
 		OutputTokens:             u.Output,
+		OutputTokensDetails:      outputDetailsOf(u),
 		ServiceTier:              "standard",
+		InferenceGeo:             "global", // R2, R3
 	}
 	return out
 }
@@ -84,13 +137,10 @@ func stopReason(a *provider.Answer) (reason string, seq *string) {
 	return "end_turn", nil
 }
 
-// visibleText is the text block's text: the answer's, or its refusal.
-func visibleText(a *provider.Answer) string {
-	if a.Refusal != "" {
-		return a.Refusal
-	}
-	return a.Text
-}
+// visibleText is the text block's text: the answer's. A refusal shows no
+// text of its own (public fixtures show content [] and the refusal in
+// stop_details), only what was written before it.
+func visibleText(a *provider.Answer) string { return a.Text }
 
 // toolInput is a call's arguments as the input object: compact, and {}
 // when empty or not an object.
@@ -102,11 +152,12 @@ func toolInput(args string) json.RawMessage {
 	return b.Bytes()
 }
 
-// NewMessage renders a as the JSON body of a non-streamed reply.
-func NewMessage(a *provider.Answer) any {
+// NewMessage renders a as the JSON body of a non-streamed reply; category
+// is a refusal's policy category ("" for none).
+func NewMessage(a *provider.Answer, category string) any {
 	reason, seq := stopReason(a)
 	m := message{ID: a.ID, Type: "message", Role: "assistant", Model: a.Model, Content: []any{},
-		StopReason: &reason, StopSequence: seq, Usage: usageOf(a.Usage)}
+		StopReason: &reason, StopSequence: seq, StopDetails: refusalDetails(a, category), Usage: usageOf(a.Usage)}
 	if a.Thinking != "" {
 		m.Content = append(m.Content, thinkingBlock{Type: "thinking", Thinking: a.Thinking, Signature: a.ThinkingSignature})
 	}
@@ -115,7 +166,7 @@ func NewMessage(a *provider.Answer) any {
 	}
 	if a.Refusal == "" {
 		for _, c := range a.ToolCalls {
-			m.Content = append(m.Content, toolUseBlock{Type: "tool_use", ID: c.ID, Name: c.Name, Input: toolInput(c.Arguments)})
+			m.Content = append(m.Content, toolUseBlock{Type: "tool_use", ID: c.ID, Name: c.Name, Input: toolInput(c.Arguments), Caller: direct})
 		}
 	}
 	return m

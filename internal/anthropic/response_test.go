@@ -2,6 +2,7 @@ package anthropic
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -24,13 +25,23 @@ func TestNewMessage(t *testing.T) {
 		Text: "Hi", Thinking: "think", ThinkingSignature: "sig", Finish: scenario.FinishToolCalls,
 		ToolCalls: []scenario.ToolCall{{ID: "toolu_1", Name: "f", Arguments: `{"a": 1}`}, {ID: "toolu_2", Name: "g"}},
 		Usage:     provider.Usage{Input: 100, CacheRead: 30, CacheWrite: 50, CacheWrite1h: 20, Output: 7}}
+	got := marshal(t, NewMessage(a, ""))
 	assert.JSONEq(t, `{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-5-5",
 	  "content":[{"type":"thinking","thinking":"think","signature":"sig"},{"type":"text","text":"Hi"},
-	    {"type":"tool_use","id":"toolu_1","name":"f","input":{"a":1}},{"type":"tool_use","id":"toolu_2","name":"g","input":{}}],
-	  "stop_reason":"tool_use","stop_sequence":null,
+	    {"type":"tool_use","id":"toolu_1","name":"f","input":{"a":1},"caller":{"type":"direct"}},
+	    {"type":"tool_use","id":"toolu_2","name":"g","input":{},"caller":{"type":"direct"}}],
+	  "container":null,"stop_reason":"tool_use","stop_sequence":null,"stop_details":null,
 	  "usage":{"input_tokens":20,"cache_creation_input_tokens":50,"cache_read_input_tokens":30,
-	    "cache_creation":{"ephemeral_5m_input_tokens":30,"ephemeral_1h_input_tokens":20},"output_tokens":7,"service_tier":"standard"}}`,
-		marshal(t, NewMessage(a)))
+	    "cache_creation":{"ephemeral_5m_input_tokens":30,"ephemeral_1h_input_tokens":20},"output_tokens":7,
+	    "service_tier":"standard","inference_geo":"global"}}`, got)
+	assert.True(t, strings.HasPrefix(got, `{"model":"claude-sonnet-5-5","id":"msg_1",`), "the body opens as the API's does: %s", got)
+
+	a.Usage.Reasoning = 3
+	assert.Contains(t, marshal(t, NewMessage(a, "")), `"output_tokens":7,"output_tokens_details":{"thinking_tokens":3},`)
+	refused := &provider.Answer{Refusal: "I can't help with that.", Finish: scenario.FinishRefusal}
+	assert.Contains(t, marshal(t, NewMessage(refused, "cyber")),
+		`"content":[],"container":null,"stop_reason":"refusal","stop_sequence":null,"stop_details":{"type":"refusal","category":"cyber","explanation":"I can't help with that."}`)
+	assert.Contains(t, marshal(t, NewMessage(refused, "")), `"stop_details":{"type":"refusal","category":null,`)
 }
 
 func TestNewMessageStops(t *testing.T) {
@@ -44,7 +55,7 @@ func TestNewMessageStops(t *testing.T) {
 		{"stop", provider.Answer{Text: "x", Finish: scenario.FinishStop}, "", "end_turn", `[{"type":"text","text":"x"}]`},
 		{"length", provider.Answer{Text: "x", Finish: scenario.FinishLength}, "", "max_tokens", `[{"type":"text","text":"x"}]`},
 		{"stop sequence", provider.Answer{Text: "x", Finish: scenario.FinishStop}, "END", "stop_sequence", `[{"type":"text","text":"x"}]`},
-		{"refusal", provider.Answer{Refusal: "I can't.", Finish: scenario.FinishRefusal, ToolCalls: []scenario.ToolCall{{ID: "t", Name: "f"}}}, "", "refusal", `[{"type":"text","text":"I can't."}]`},
+		{"refusal", provider.Answer{Refusal: "I can't.", Finish: scenario.FinishRefusal, ToolCalls: []scenario.ToolCall{{ID: "t", Name: "f"}}}, "", "refusal", `[]`},
 		{"content filter", provider.Answer{Finish: scenario.FinishContentFilter}, "", "refusal", `[]`},
 		{"empty", provider.Answer{Finish: scenario.FinishStop}, "", "end_turn", `[]`},
 	}
@@ -57,7 +68,7 @@ func TestNewMessageStops(t *testing.T) {
 			}
 			a := tt.a
 			a.StopSequence = tt.seq
-			require.NoError(t, json.Unmarshal([]byte(marshal(t, NewMessage(&a))), &got))
+			require.NoError(t, json.Unmarshal([]byte(marshal(t, NewMessage(&a, ""))), &got))
 			assert.Equal(t, tt.reason, got.StopReason)
 			assert.JSONEq(t, tt.body, string(got.Content))
 			if tt.reason == "stop_sequence" {

@@ -17,10 +17,11 @@ import (
 // chunk offsets into the answer's text, so a long answer in small chunks
 // never sits in memory as bytes.
 type stream struct {
-	a      *provider.Answer
-	reason string
-	seq    *string
-	blocks []streamBlock
+	a       *provider.Answer
+	reason  string
+	seq     *string
+	details *stopDetails
+	blocks  []streamBlock
 	// first[b] is the index of block b's content_block_start event.
 	first []int
 	n     int
@@ -49,12 +50,15 @@ func (b *streamBlock) deltas() int {
 // NewStream renders a as an event stream. split cuts a text into its
 // tokens (concatenated, they must give the text back), and each delta
 // carries tokensPerChunk of them; tool input JSON is cut the same way.
-func NewStream(a *provider.Answer, split func(string) []string, tokensPerChunk int) provider.EventStream {
+//
+// category is a refusal's policy category ("" for none).
+func NewStream(a *provider.Answer, category string, split func(string) []string, tokensPerChunk int) provider.EventStream {
 	if tokensPerChunk < 1 {
 		tokensPerChunk = 1
 	}
 	s := &stream{a: a}
 	s.reason, s.seq = stopReason(a)
+	s.details = refusalDetails(a, category)
 	if a.Thinking != "" {
 		s.blocks = append(s.blocks, streamBlock{kind: "thinking", text: a.Thinking, off: chunkOffsets(a.Thinking, split, tokensPerChunk)})
 	}
@@ -186,9 +190,12 @@ type messageDelta struct {
 	Usage deltaUsage        `json:"usage"`
 }
 
+// messageDeltaDelta is message_delta's delta, fields as R2 shows them.
 type messageDeltaDelta struct {
-	StopReason   string  `json:"stop_reason"`
-	StopSequence *string `json:"stop_sequence"`
+	StopReason   string       `json:"stop_reason"`
+	StopSequence *string      `json:"stop_sequence"`
+	StopDetails  *stopDetails `json:"stop_details"`
+	Container    *struct{}    `json:"container"`
 }
 
 // deltaUsage is message_delta's usage: cumulative totals, which the SDK's
@@ -198,6 +205,8 @@ type deltaUsage struct {
 	CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
 	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
 	OutputTokens             int `json:"output_tokens"`
+	// OutputTokensDetails counts the thinking tokens (R2).
+	OutputTokensDetails *outputDetails `json:"output_tokens_details,omitempty"`
 }
 
 // event returns event i's name and data.
@@ -206,16 +215,17 @@ func (s *stream) event(i int) (string, any) {
 	case i == 0:
 		u := usageOf(s.a.Usage)
 		u.OutputTokens = min(u.OutputTokens, 1) // the API reports the first token
+		u.OutputTokensDetails = nil             // known once the answer is
 		return "message_start", messageStart{Type: "message_start", Message: message{ID: s.a.ID, Type: "message",
-			Role: "assistant", Model: s.a.Model, Content: []any{}, Usage: u}}
+			Role: "assistant", Model: s.a.Model, Content: []any{}, Diagnostics: json.RawMessage("null"), Usage: u}}
 	case i == 1:
 		return "ping", typeOnly{Type: "ping"}
 	case i == s.n-2:
 		u := usageOf(s.a.Usage)
 		return "message_delta", messageDelta{Type: "message_delta",
-			Delta: messageDeltaDelta{StopReason: s.reason, StopSequence: s.seq},
+			Delta: messageDeltaDelta{StopReason: s.reason, StopSequence: s.seq, StopDetails: s.details},
 			Usage: deltaUsage{InputTokens: u.InputTokens, CacheCreationInputTokens: u.CacheCreationInputTokens,
-				CacheReadInputTokens: u.CacheReadInputTokens, OutputTokens: u.OutputTokens}}
+				CacheReadInputTokens: u.CacheReadInputTokens, OutputTokens: u.OutputTokens, OutputTokensDetails: u.OutputTokensDetails}}
 	case i == s.n-1:
 		return "message_stop", typeOnly{Type: "message_stop"}
 	}
@@ -236,7 +246,7 @@ func (b *streamBlock) startBlock() any {
 	case "thinking":
 		return thinkingBlock{Type: "thinking"}
 	case "tool_use":
-		return toolUseBlock{Type: "tool_use", ID: b.id, Name: b.name, Input: json.RawMessage("{}")}
+		return toolUseBlock{Type: "tool_use", ID: b.id, Name: b.name, Input: json.RawMessage("{}"), Caller: direct}
 	}
 	return textBlock{Type: "text"}
 }

@@ -130,6 +130,10 @@ func accumulate(t *testing.T, events []sseEvent) map[string]any {
 		case "message_delta":
 			d := e.data["delta"].(map[string]any)
 			msg["stop_reason"], msg["stop_sequence"] = d["stop_reason"], d["stop_sequence"]
+			msg["stop_details"], msg["container"] = d["stop_details"], d["container"]
+			// diagnostics come with message_start only, as the SDK's
+			// Accumulate keeps them.
+			delete(msg, "diagnostics")
 			u := e.data["usage"].(map[string]any)
 			mu := msg["usage"].(map[string]any)
 			for k, v := range u {
@@ -158,7 +162,7 @@ func TestStreamRebuildsMessage(t *testing.T) {
 		Finish:    scenario.FinishToolCalls,
 		ToolCalls: []scenario.ToolCall{{ID: "toolu_1", Name: "f", Arguments: `{"city": "Paris", "days": [1,2,3]}`}, {ID: "toolu_2", Name: "g"}},
 		Usage:     provider.Usage{Input: 100, CacheRead: 30, CacheWrite: 50, CacheWrite1h: 20, Output: 42}}
-	s := NewStream(a, splitEvery(3), 2)
+	s := NewStream(a, "", splitEvery(3), 2)
 	text := writeAll(t, s)
 	assert.NotContains(t, text, `\u003c`, "HTML characters stay literal")
 	assert.Contains(t, text, "<world")
@@ -185,7 +189,7 @@ func TestStreamRebuildsMessage(t *testing.T) {
 
 	got := accumulate(t, events)
 	want := map[string]any{}
-	require.NoError(t, json.Unmarshal([]byte(marshal(t, NewMessage(a))), &want))
+	require.NoError(t, json.Unmarshal([]byte(marshal(t, NewMessage(a, ""))), &want))
 	assert.Equal(t, want, got, "the stream rebuilds the non-streamed message")
 }
 
@@ -198,15 +202,15 @@ func TestStreamShapes(t *testing.T) {
 		"tool no in": {ToolCalls: []scenario.ToolCall{{ID: "t", Name: "f", Arguments: "{}"}}, Finish: scenario.FinishToolCalls},
 	} {
 		t.Run(name, func(t *testing.T) {
-			s := NewStream(a, splitEvery(1), 1)
+			s := NewStream(a, "", splitEvery(1), 1)
 			events := parseSSE(t, writeAll(t, s))
 			require.Len(t, events, s.Len())
 			want := map[string]any{}
-			require.NoError(t, json.Unmarshal([]byte(marshal(t, NewMessage(a))), &want))
+			require.NoError(t, json.Unmarshal([]byte(marshal(t, NewMessage(a, ""))), &want))
 			assert.Equal(t, want, accumulate(t, events))
 		})
 	}
-	s := NewStream(&provider.Answer{Text: "x", Finish: scenario.FinishStop, StopSequence: "END"}, splitEvery(1), 1)
+	s := NewStream(&provider.Answer{Text: "x", Finish: scenario.FinishStop, StopSequence: "END"}, "", splitEvery(1), 1)
 	events := parseSSE(t, writeAll(t, s))
 	d := events[len(events)-2].data["delta"].(map[string]any)
 	assert.Equal(t, "stop_sequence", d["stop_reason"])
@@ -225,7 +229,7 @@ func TestStreamLargeTextIsLazy(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	s := NewStream(a, split, 1)
+	s := NewStream(a, "", split, 1)
 	runtime.ReadMemStats(&after)
 	require.Equal(t, len(pieces)+6, s.Len())
 	built := after.TotalAlloc - before.TotalAlloc
@@ -255,7 +259,7 @@ func TestStreamLargeTextIsLazy(t *testing.T) {
 // A failure inside a stream is one error event, before message_start when
 // nothing came yet (Opening 0).
 func TestErrorEvent(t *testing.T) {
-	s := NewStream(&provider.Answer{Text: "x", Finish: scenario.FinishStop}, splitEvery(1), 1).(provider.FailingStream)
+	s := NewStream(&provider.Answer{Text: "x", Finish: scenario.FinishStop}, "", splitEvery(1), 1).(provider.FailingStream)
 	require.Zero(t, s.Opening())
 	var b strings.Builder
 	require.NoError(t, s.WriteErrorEvent(&b, 0, Codec{}.Resolve(&apierr.Error{Kind: scenario.ErrorOverloaded})))
@@ -265,7 +269,7 @@ func TestErrorEvent(t *testing.T) {
 
 func ExampleNewStream() {
 	s := NewStream(&provider.Answer{ID: "msg_1", Model: "claude-haiku-4-5", Text: "Hi!", Finish: scenario.FinishStop,
-		Usage: provider.Usage{Input: 5, Output: 2}}, func(s string) []string { return []string{s} }, 4)
+		Usage: provider.Usage{Input: 5, Output: 2}}, "", func(s string) []string { return []string{s} }, 4)
 	var b strings.Builder
 	for i := range s.Len() {
 		_ = s.WriteEvent(&b, i)
@@ -273,7 +277,7 @@ func ExampleNewStream() {
 	fmt.Print(b.String())
 	// Output:
 	// event: message_start
-	// data: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-haiku-4-5","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":5,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0},"output_tokens":1,"service_tier":"standard"}}}
+	// data: {"type":"message_start","message":{"model":"claude-haiku-4-5","id":"msg_1","type":"message","role":"assistant","content":[],"container":null,"stop_reason":null,"stop_sequence":null,"stop_details":null,"diagnostics":null,"usage":{"input_tokens":5,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0},"output_tokens":1,"service_tier":"standard","inference_geo":"global"}}}
 	//
 	// event: ping
 	// data: {"type":"ping"}
@@ -288,7 +292,7 @@ func ExampleNewStream() {
 	// data: {"type":"content_block_stop","index":0}
 	//
 	// event: message_delta
-	// data: {"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"input_tokens":5,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":2}}
+	// data: {"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null,"stop_details":null,"container":null},"usage":{"input_tokens":5,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":2}}
 	//
 	// event: message_stop
 	// data: {"type":"message_stop"}
