@@ -71,7 +71,13 @@ func NewStream(a *provider.Answer, category string, split func(string) []string,
 			if in == "{}" {
 				in = ""
 			}
-			s.blocks = append(s.blocks, streamBlock{kind: "tool_use", text: in, off: chunkOffsets(in, split, tokensPerChunk), id: c.ID, name: c.Name})
+			off := chunkOffsets(in, split, tokensPerChunk)
+			if in != "" {
+				// The API's first input_json_delta of a tool_use with
+				// arguments is "" (audit B4, R2), before the JSON itself.
+				off = append([]int{0}, off...)
+			}
+			s.blocks = append(s.blocks, streamBlock{kind: "tool_use", text: in, off: off, id: c.ID, name: c.Name})
 		}
 	}
 	s.n = 2

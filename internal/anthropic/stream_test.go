@@ -297,3 +297,23 @@ func ExampleNewStream() {
 	// event: message_stop
 	// data: {"type":"message_stop"}
 }
+
+// TestStreamToolInputStartsEmpty: a tool_use with arguments streams a first
+// input_json_delta of "" before its JSON, as the API does (audit B4); one
+// without arguments streams that "" alone.
+func TestStreamToolInputStartsEmpty(t *testing.T) {
+	a := &provider.Answer{Finish: scenario.FinishToolCalls,
+		ToolCalls: []scenario.ToolCall{{ID: "toolu_1", Name: "f", Arguments: `{"a":1}`}, {ID: "toolu_2", Name: "g", Arguments: "{}"}}}
+	events := parseSSE(t, writeAll(t, NewStream(a, splitEvery(1), 1)))
+	var partial [2][]string
+	for _, e := range events {
+		if e.name == "content_block_delta" {
+			i := int(e.data["index"].(float64))
+			partial[i] = append(partial[i], e.data["delta"].(map[string]any)["partial_json"].(string))
+		}
+	}
+	require.NotEmpty(t, partial[0])
+	assert.Equal(t, "", partial[0][0], "the first input_json_delta is empty")
+	assert.Greater(t, len(partial[0]), 1, "the JSON follows")
+	assert.Equal(t, []string{""}, partial[1])
+}
