@@ -217,6 +217,11 @@ type deltaUsage struct {
 
 // event returns event i's name and data.
 func (s *stream) event(i int) (string, any) {
+	if len(s.blocks) > 0 && (i == 1 || i == 2) {
+		// The API sends ping after the first content_block_start (audit
+		// B3, R2); a message without blocks keeps it after message_start.
+		i = 3 - i
+	}
 	switch {
 	case i == 0:
 		u := usageOf(s.a.Usage)

@@ -169,7 +169,8 @@ func TestStreamRebuildsMessage(t *testing.T) {
 	events := parseSSE(t, text)
 	require.Len(t, events, s.Len())
 	assert.Equal(t, "message_start", events[0].name)
-	assert.Equal(t, "ping", events[1].name)
+	assert.Equal(t, "content_block_start", events[1].name)
+	assert.Equal(t, "ping", events[2].name, "ping follows the first content_block_start")
 	assert.Equal(t, "message_delta", events[len(events)-2].name)
 	assert.Equal(t, "message_stop", events[len(events)-1].name)
 	start := events[0].data["message"].(map[string]any)["usage"].(map[string]any)
@@ -279,11 +280,11 @@ func ExampleNewStream() {
 	// event: message_start
 	// data: {"type":"message_start","message":{"model":"claude-haiku-4-5","id":"msg_1","type":"message","role":"assistant","content":[],"container":null,"stop_reason":null,"stop_sequence":null,"stop_details":null,"diagnostics":null,"usage":{"input_tokens":5,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0},"output_tokens":1,"service_tier":"standard","inference_geo":"global"}}}
 	//
-	// event: ping
-	// data: {"type":"ping"}
-	//
 	// event: content_block_start
 	// data: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}
+	//
+	// event: ping
+	// data: {"type":"ping"}
 	//
 	// event: content_block_delta
 	// data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi!"}}
