@@ -300,12 +300,12 @@ func ExampleNewStream() {
 }
 
 // TestStreamToolInputStartsEmpty: a tool_use with arguments streams a first
-// input_json_delta of "" before its JSON, as the API does (audit B4); one
+// input_json_delta of "" before its JSON, as the API does; one
 // without arguments streams that "" alone.
 func TestStreamToolInputStartsEmpty(t *testing.T) {
 	a := &provider.Answer{Finish: scenario.FinishToolCalls,
 		ToolCalls: []scenario.ToolCall{{ID: "toolu_1", Name: "f", Arguments: `{"a":1}`}, {ID: "toolu_2", Name: "g", Arguments: "{}"}}}
-	events := parseSSE(t, writeAll(t, NewStream(a, splitEvery(1), 1)))
+	events := parseSSE(t, writeAll(t, NewStream(a, "", splitEvery(1), 1)))
 	var partial [2][]string
 	for _, e := range events {
 		if e.name == "content_block_delta" {
