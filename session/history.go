@@ -3,20 +3,23 @@ package session
 import "time"
 
 // StoredRecord is one record a session keeps in its history: a Responses
-// API response, a chat completion stored with store:true, or a
-// conversation of the Conversations API.
+// API response, a chat completion stored with store:true, a conversation
+// of the Conversations API, or an Anthropic message a message thread
+// keeps (the turn it answered).
 type StoredRecord struct {
-	// ID is the record's ID ("resp_...", "chatcmpl-...", "conv_...").
+	// ID is the record's ID ("resp_...", "chatcmpl-...", "conv_...",
+	// "msg_...").
 	ID string
 	// Kind is the object name the API gives the record: "response",
-	// "chat.completion" or "conversation".
+	// "chat.completion", "conversation" or "message".
 	Kind string
 	// Created is when the record was made, on the server's clock, to the
 	// second (as the API's created_at shows it), in UTC.
 	Created time.Time
 	// Size is the bytes the record counts against history.max_bytes.
 	Size int64
-	// PreviousID is the previous_response_id a response continued, or "".
+	// PreviousID is the previous_response_id a response continued, or
+	// the previous_message_id a thread's message continued; "" for none.
 	PreviousID string
 }
 

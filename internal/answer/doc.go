@@ -27,7 +27,10 @@
 //     error scripted inside the stream fails it after its events through
 //     the codec's provider.FailingStream, after no event as after many;
 //  11. once the answer is delivered whole, the codec's hook (Turn.Delivered):
-//     storing a response, appending a turn to a conversation.
+//     storing a response, appending a turn to a conversation, keeping a
+//     message thread's turn; and however the request ends once decoded,
+//     a Turn that is a Settler lets go of what it holds (the message
+//     thread turn it claimed), through provider.Response.Finally.
 //
 // Count runs steps 1 to 5 for the routes that count a prompt's tokens.
 // RecordRequest, ModelNotFound, Limit and Scripted are the same steps for

@@ -16,17 +16,22 @@ func Serve(decode Decoder) func(*provider.Exchange) provider.Response {
 	return func(x *provider.Exchange) provider.Response { return serve(x, decode) }
 }
 
-func serve(x *provider.Exchange, decode Decoder) provider.Response {
+func serve(x *provider.Exchange, decode Decoder) (res provider.Response) {
 	turn, refused := understand(x, decode)
 	if refused != nil {
 		return *refused
+	}
+	if s, ok := turn.(Settler); ok {
+		// However the turn ends from here: refused, answered, or not
+		// delivered.
+		defer func() { res.Finally = s.Settle }()
 	}
 	req := turn.Request()
 	prompt, refused := admit(x, turn, true)
 	if refused != nil {
 		return *refused
 	}
-	res, reply, refused := find(x, req)
+	reservation, reply, refused := find(x, req)
 	if refused != nil {
 		return *refused
 	}
@@ -39,7 +44,7 @@ func serve(x *provider.Exchange, decode Decoder) provider.Response {
 	if x.StreamError != nil {
 		failure = x.Codec.Resolve(apierr.Scripted(x.StreamError))
 	}
-	return provider.Response{JSON: out.JSON, SSE: out.SSE, Pacing: settings, Reservation: res,
+	return provider.Response{JSON: out.JSON, SSE: out.SSE, Pacing: settings, Reservation: reservation,
 		Delivered: turn.Delivered(failure)}
 }
 

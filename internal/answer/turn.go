@@ -50,6 +50,14 @@ type Turn interface {
 	Delivered(failure *apierr.Error) func()
 }
 
+// Settler is implemented by a Turn that holds something while it is
+// answered, such as its claim on the message thread it continues, and
+// lets it go in Settle, which runs once however the request ends: refused
+// after decoding, answered (after Delivered), or not delivered.
+type Settler interface {
+	Settle()
+}
+
 // ModelRefuser is implemented by a Turn whose route words an unserved
 // model its own way (the Responses API); the others are refused in their
 // codec's words (provider.Codec.ModelNotFound).

@@ -23,6 +23,12 @@ type DecodeOptions struct {
 	// request asks for; either sign is taken as asking, so that no request
 	// a beta client sends is refused for a field its beta allows.
 	Beta bool
+	// ResolveThread, when set, joins to a request that continues a
+	// message thread the thread's system, tools and messages, before the
+	// checks that look across messages run on the whole conversation;
+	// it refuses a thread it cannot continue. Without it a continue
+	// request is checked as it is.
+	ResolveThread func(*MessagesRequest) *apierr.Error
 }
 
 // DecodeMessages decodes and validates a POST /v1/messages body with the
@@ -72,12 +78,12 @@ func decode(ctx context.Context, body []byte, count bool, opts DecodeOptions) (*
 	}
 	r := &MessagesRequest{ctx: ctx, beta: opts.Beta}
 	defer func() { r.ctx = nil }() // the request outlives its decoding
-	steps := []func(map[string]json.RawMessage) *apierr.Error{r.decodeModel}
+	steps := []func(map[string]json.RawMessage) *apierr.Error{r.decodeModel, r.decodeThread}
 	if !count {
 		steps = append(steps, r.decodeMaxTokens)
 	}
 	steps = append(steps, r.decodeMessages, r.decodeSystem, r.decodeTools, r.decodeToolChoice,
-		r.decodeScalars, r.decodeSampling, r.decodeThinking, r.decodeOutputConfig, r.decodeTopCache)
+		r.decodeScalars, r.decodeSampling, r.decodeThinking, r.decodeOutputConfig, r.decodeTopCache, r.checkThreadFields)
 	for _, step := range steps {
 		if err := step(top); err != nil {
 			return nil, err
@@ -92,6 +98,11 @@ func decode(ctx context.Context, body []byte, count bool, opts DecodeOptions) (*
 	}
 	r.Unknown = e.paths
 	slices.Sort(r.Unknown)
+	if r.Continues() && opts.ResolveThread != nil {
+		if err := opts.ResolveThread(r); err != nil {
+			return nil, err
+		}
+	}
 	if err := r.validate(!count); err != nil {
 		return nil, err
 	}
@@ -135,8 +146,9 @@ func (r *MessagesRequest) decodeMessages(top map[string]json.RawMessage) *apierr
 	if err != nil {
 		return err
 	}
-	if len(items) == 0 {
-		// Wording of a real report, cut short there; the rest is inferred.
+	if len(items) == 0 && !r.Continues() {
+		// A continue request may send no new message (the SDK's
+		// planRequest sends an empty list then). Wording of a real report, cut short there; the rest is inferred.
 		return invalid("messages", "messages: at least one message is required")
 	}
 	r.Messages = make([]Message, 0, len(items))

@@ -89,6 +89,9 @@ type errorBody struct {
 
 type errorDetails struct {
 	ErrorCode string `json:"error_code"`
+	// Unsupported names, for thread_unsupported_request, the field a
+	// thread does not support (ThreadUnsupportedRequestErrorDetails).
+	Unsupported []string `json:"unsupported,omitempty"`
 }
 
 type envelope struct {
@@ -104,6 +107,9 @@ func errorBodyOf(e *apierr.Error, typ string) errorBody {
 	}
 	if e.Code != "" {
 		b.Details = &errorDetails{ErrorCode: e.Code}
+		if e.Code == codeThreadUnsupported && e.Param != "" {
+			b.Details.Unsupported = []string{e.Param}
+		}
 	}
 	return b
 }

@@ -145,6 +145,13 @@ func toolsSpec(beta bool) *objectSpec {
 	return union("custom", byType)
 }
 
+// threadSpec is BetaMessageThreadParamUnion's.
+func threadSpec() *objectSpec {
+	return union("", map[string]*objectSpec{
+		"create": fieldSpec("type"), "continue": fieldSpec("type", "previous_message_id"),
+	})
+}
+
 func thinkingSpec(beta bool) *objectSpec {
 	enabled, adaptive := fieldSpec("type", "budget_tokens", "display"), fieldSpec("type", "display")
 	if beta {
@@ -197,7 +204,7 @@ func messagesSpec(beta, count bool) *objectSpec {
 	if beta {
 		s.plus("billing_policy", "compaction", "context_management", "mcp_servers", "output_format")
 		if !count {
-			s.plus("fallback_credit_token", "fallbacks", "thread")
+			s.plus("fallback_credit_token", "fallbacks", "thread").with("thread", threadSpec())
 		}
 	}
 	return s

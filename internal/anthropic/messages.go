@@ -21,17 +21,35 @@ type messagesTurn struct {
 	// counting says the turn only counts its prompt: the model's rules,
 	// which limit what it generates, do not apply.
 	counting bool
+	// claimed is the thread turn the request continues, which it holds
+	// until Settle; answer is the answer it delivers (see Delivered).
+	claimed string
+	answer  *provider.Answer
+	refusal bool
 }
+
+var _ answer.Settler = (*messagesTurn)(nil)
 
 var _ answer.Turn = (*messagesTurn)(nil)
 
 // decodeMessages is the answer.Decoder of POST /v1/messages.
 func decodeMessages(x *provider.Exchange, body []byte) (answer.Turn, *apierr.Error) {
-	req, err := DecodeMessagesWith(x.Ctx, body, optionsOf(x))
+	opts := optionsOf(x)
+	opts.ResolveThread = func(r *MessagesRequest) *apierr.Error { return resolveThread(x.Runtime, r) }
+	req, err := DecodeMessagesWith(x.Ctx, body, opts)
 	if err != nil {
 		return nil, err
 	}
-	return &messagesTurn{x: x, req: req, norm: req.Normalize()}, nil
+	t := &messagesTurn{x: x, req: req, norm: req.Normalize()}
+	if req.Continues() {
+		// Claimed once the whole conversation passed its checks, so that
+		// a request refused for its body holds nothing.
+		if err := claimThread(x.Runtime, req.Thread.PreviousMessageID); err != nil {
+			return t, err
+		}
+		t.claimed = req.Thread.PreviousMessageID
+	}
+	return t, nil
 }
 
 // decodeCountTokens is the answer.Decoder of POST
@@ -140,14 +158,40 @@ func (t *messagesTurn) Render(a *provider.Answer, reply *scenario.Reply, s answe
 	if reply != nil {
 		category = reply.RefusalCategory
 	}
+	t.answer = a
+	reason, _ := stopReason(a)
+	t.refusal = reason == "refusal"
 	if !t.req.Stream {
 		return answer.Rendered{JSON: NewMessage(a, category)}
 	}
 	return answer.Rendered{SSE: NewStream(a, category, s.Split, s.TokensPerChunk)}
 }
 
-// Delivered keeps nothing: the Messages API stores no message.
-func (t *messagesTurn) Delivered(*apierr.Error) func() { return nil }
+// Delivered keeps the turn of a request with a thread field, under the
+// reply's id, once the reply is delivered whole, and marks the turn it
+// continues as continued. A reply that failed part-way or was refused is
+// kept by no thread (the API "holds either the whole reply or none of
+// it", and the SDK starts a new thread after either: its recordReply and
+// recordPartialReply). Without a thread the Messages API stores nothing.
+func (t *messagesTurn) Delivered(failure *apierr.Error) func() {
+	if t.req.Thread == nil || failure != nil || t.answer == nil || t.refusal {
+		return nil
+	}
+	rt, continued := t.x.Runtime, t.claimed
+	return func() {
+		if rt.Store(newThreadTurn(t.req, t.answer)) && continued != "" {
+			markContinued(rt, continued)
+		}
+	}
+}
+
+// Settle implements answer.Settler: a continue that was not delivered
+// lets go of the turn it claimed.
+func (t *messagesTurn) Settle() {
+	if t.claimed != "" {
+		releaseThread(t.x.Runtime, t.claimed)
+	}
+}
 
 // signature is the signature of a thinking block: opaque to clients, which
 // send it back unchanged, and the same for the same thinking.

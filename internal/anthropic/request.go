@@ -39,6 +39,12 @@ type MessagesRequest struct {
 	// Temperature and TopP are the sampling knobs sent as numbers, nil
 	// otherwise: kept for the journal, never used.
 	Temperature, TopP *float64
+	// Thread is the thread field, nil when absent (or not a beta
+	// request). A continue request holds the whole conversation once
+	// DecodeOptions.ResolveThread has joined the thread's to it, and
+	// Continued tells how many of its messages the thread gave.
+	Thread    *Thread
+	Continued int
 	// Unknown names the top-level fields the server does not know, sorted,
 	// so that the journal can record what a newer SDK sent.
 	Unknown []string

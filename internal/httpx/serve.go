@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
@@ -63,6 +64,9 @@ func Serve(w http.ResponseWriter, r *http.Request, rt *runtime.Runtime, codec pr
 		}
 		res = route.Serve(x)
 	}
+	settle := once(res.Finally)
+	// Also on the early returns below, and if delivering panics.
+	defer settle()
 	out := w // what the answer is delivered through
 	if idem != nil {
 		out = idem.capture(w)
@@ -91,6 +95,7 @@ func Serve(w http.ResponseWriter, r *http.Request, rt *runtime.Runtime, codec pr
 	plan := planFault(x, codec)
 	wrote := sent{rt: rt, arrived: x.Entry.Time}
 	status, finish := deliver(ctx, rt, out, &res, serial, render, &plan, &wrote)
+	settle()
 	x.Entry.Status = status
 	plan.journal(&x.Entry, status)
 	wrote.journal(&x.Entry, status)
@@ -118,6 +123,15 @@ func Serve(w http.ResponseWriter, r *http.Request, rt *runtime.Runtime, codec pr
 	x.Entry.Duration = rt.Now().Sub(x.Entry.Time)
 	journalBody()
 	rt.Record(x.Entry)
+}
+
+// once returns a function that runs f the first time it is called; f
+// may be nil.
+func once(f func()) func() {
+	if f == nil {
+		return func() {}
+	}
+	return sync.OnceFunc(f)
 }
 
 // ClientGone is the journal's record of a request whose client left while

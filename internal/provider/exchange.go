@@ -56,6 +56,12 @@ type Response struct {
 	// Delivered, if set, runs once the answer is written whole, such as
 	// storing a response for later retrieval.
 	Delivered func()
+	// Finally, if set, runs once whatever the request gets is written,
+	// whole or not, or once the request ends without an answer: after
+	// Delivered, and before the answer's last bytes, so that a client
+	// that has read its answer (and sends its next request) finds what
+	// Finally undid undone, such as a claim the request held.
+	Finally func()
 	// Model, for a route whose body names no model (a model's route, a
 	// stored completion's), is the model the request concerns, which the
 	// journal records.

@@ -1,9 +1,11 @@
 // @anthropic-ai/sdk against the built binary's /v1/messages: a plain
-// message, a streamed one, a tool loop and a retried 429.
+// message, a streamed one, a tool loop, the beta tool runner and a retried
+// 429.
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import Anthropic from '@anthropic-ai/sdk';
+import { betaTool } from '@anthropic-ai/sdk/helpers/beta/json-schema';
 
 import { startServer } from '../llmtestserver.mjs';
 
@@ -251,3 +253,50 @@ test('count_tokens counts the prompt a message would send', async (t) => {
   const msg = await anthropic.messages.create({ ...params, max_tokens: 16 });
   assert.equal(msg.usage.input_tokens, counted.input_tokens);
 });
+
+// The SDK's tool runner runs on a message thread unless told otherwise:
+// its second turn sends only the tool result, with thread.type continue,
+// and the server answers it over the whole conversation.
+for (const thread of [undefined, false]) {
+  const name = thread === false ? 'without a thread' : 'on a message thread';
+  test(`the beta tool runner completes its loop ${name}`, async (t) => {
+    const session = await newSession(t, {
+      scenarios: [
+        {
+          name: 'call',
+          match: { not: { tool_result: 'get_weather' } },
+          replies: [{ tool_calls: [{ name: 'get_weather', arguments: '{"city":"Lima"}' }] }],
+        },
+        { name: 'answer', match: { tool_result: 'get_weather' }, replies: [{ text: 'It is foggy in Lima.' }] },
+      ],
+    });
+    const anthropic = new Anthropic(session.anthropic({ maxRetries: 0 }));
+    const getWeather = betaTool({
+      name: 'get_weather',
+      description: 'The weather in a city',
+      inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+      run: ({ city }) => `foggy in ${city}`,
+    });
+    const final = await anthropic.beta.messages.toolRunner({
+      model: MODEL,
+      max_tokens: 256,
+      messages: [{ role: 'user', content: 'Weather in Lima?' }],
+      tools: [getWeather],
+      ...(thread === false ? { thread: false } : {}),
+    });
+    assert.deepEqual(final.content.map((b) => b.text), ['It is foggy in Lima.']);
+
+    const entries = await session.journal();
+    assert.deepEqual(entries.map((e) => [e.status, e.scenario]), [[200, 'call'], [200, 'answer']]);
+    assert.deepEqual(entries[1].request.messages.map((m) => m.role), ['user', 'assistant', 'tool']);
+    assert.deepEqual(entries[1].tool_results.map((r) => r.content), ['foggy in Lima']);
+    const sent = JSON.parse(entries[1].body);
+    if (thread === false) {
+      assert.equal(sent.thread, undefined);
+      assert.equal(sent.messages.length, 3);
+    } else {
+      assert.equal(sent.thread.type, 'continue');
+      assert.equal(sent.messages.length, 1, 'the tool result only');
+    }
+  });
+}

@@ -1,0 +1,38 @@
+package anthropic
+
+import (
+	"testing"
+
+	"github.com/llmtestserver/llmtestserver/internal/runtime"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestThreadClaims checks the life of a thread turn's claim: one continue
+// at a time (a second meanwhile is thread_continue_in_flight), released
+// when the continue is not delivered, and a turn continued once only.
+func TestThreadClaims(t *testing.T) {
+	rt := runtime.New(runtime.Settings{HistoryCapacity: 8, HistoryMaxBytes: 1 << 20})
+	defer rt.Retire()
+	turn := &threadTurn{id: "msg_1", model: "m"}
+	turn.measure()
+	require.True(t, rt.Store(turn))
+
+	require.Nil(t, claimThread(rt, "msg_1"))
+	err := claimThread(rt, "msg_1")
+	require.NotNil(t, err)
+	assert.Equal(t, codeThreadContinueInFlight, err.Code)
+
+	releaseThread(rt, "msg_1")
+	require.Nil(t, claimThread(rt, "msg_1"), "a released turn may be claimed again")
+	markContinued(rt, "msg_1")
+	releaseThread(rt, "msg_1") // a delivered continue's Settle: no effect
+	err = claimThread(rt, "msg_1")
+	require.NotNil(t, err)
+	assert.Equal(t, codeThreadAlreadyContinued, err.Code)
+
+	err = claimThread(rt, "msg_gone")
+	require.NotNil(t, err)
+	assert.Equal(t, codeThreadNotFound, err.Code)
+	assert.Equal(t, 404, err.Status)
+}
