@@ -31,6 +31,9 @@ func serve(x *provider.Exchange, decode Decoder) (res provider.Response) {
 	if refused != nil {
 		return *refused
 	}
+	if g, ok := turn.(Generator); ok && !g.Generates() {
+		return nothingGenerated(x, turn, &prompt)
+	}
 	reservation, reply, refused := find(x, req)
 	if refused != nil {
 		return *refused
@@ -46,6 +49,23 @@ func serve(x *provider.Exchange, decode Decoder) (res provider.Response) {
 	}
 	return provider.Response{JSON: out.JSON, SSE: out.SSE, Pacing: settings, Reservation: reservation,
 		Delivered: turn.Delivered(failure)}
+}
+
+// nothingGenerated answers a turn that asks for no output (Anthropic's
+// max_tokens 0, which writes the prompt cache and generates nothing): an
+// answer with no content that stopped at its limit, its prompt counted
+// and cached, after the rate limits and without taking a reply, so that
+// no scenario is needed for it and none is used up.
+func nothingGenerated(x *provider.Exchange, turn Turn, prompt *Prompt) provider.Response {
+	req := turn.Request()
+	if refused := Limit(x, req); refused != nil {
+		return *refused
+	}
+	reply := scenario.Reply{FinishReason: string(scenario.FinishLength)}
+	a := build(x, req, &reply, turn.Spec(&reply), prompt)
+	settings := x.StreamSettings()
+	out := turn.Render(&a, &reply, Stream{TokensPerChunk: settings.TokensPerChunk, Split: tokens.Splitter(x.Ctx, req.Model)})
+	return provider.Response{JSON: out.JSON, SSE: out.SSE, Pacing: settings, Delivered: turn.Delivered(nil)}
 }
 
 // Count returns the route that counts the prompt tokens of a request that

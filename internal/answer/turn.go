@@ -50,6 +50,13 @@ type Turn interface {
 	Delivered(failure *apierr.Error) func()
 }
 
+// Generator is implemented by a Turn that may ask for no output at all;
+// Generates reports false for one that does (Anthropic's max_tokens 0),
+// which Serve answers without a reply.
+type Generator interface {
+	Generates() bool
+}
+
 // Settler is implemented by a Turn that holds something while it is
 // answered, such as its claim on the message thread it continues, and
 // lets it go in Settle, which runs once however the request ends: refused

@@ -28,7 +28,10 @@ type messagesTurn struct {
 	refusal bool
 }
 
-var _ answer.Settler = (*messagesTurn)(nil)
+var (
+	_ answer.Settler   = (*messagesTurn)(nil)
+	_ answer.Generator = (*messagesTurn)(nil)
+)
 
 var _ answer.Turn = (*messagesTurn)(nil)
 
@@ -74,6 +77,11 @@ func countBody(n int) any { return countTokens{InputTokens: n} }
 
 // Request implements answer.Turn.
 func (t *messagesTurn) Request() *scenario.Request { return t.norm }
+
+// Generates implements answer.Generator: max_tokens 0 asks the API "to
+// populate the prompt cache without generating a response" (the SDK's
+// MessageNewParams.MaxTokens doc).
+func (t *messagesTurn) Generates() bool { return t.req.MaxTokens == nil || *t.req.MaxTokens > 0 }
 
 // Ignored implements answer.Turn.
 func (t *messagesTurn) Ignored() []string { return t.req.Unknown }

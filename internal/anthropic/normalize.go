@@ -30,7 +30,7 @@ func (r *MessagesRequest) Normalize() *scenario.Request {
 	}
 	if r.MaxTokens != nil {
 		// max_tokens 0 asks for no output at all (it pre-warms the
-		// prompt cache); the scenario still answers, uncut.
+		// prompt cache): answered without a reply (messagesTurn.Generates).
 		n.MaxOutputTokens = int(*r.MaxTokens)
 	}
 	system := make([]string, 0, len(r.System))
