@@ -161,6 +161,9 @@ func (t *messagesTurn) Spec(reply *scenario.Reply) answer.Spec {
 func (t *messagesTurn) Render(a *provider.Answer, reply *scenario.Reply, s answer.Stream) answer.Rendered {
 	if a.Thinking != "" {
 		a.ThinkingSignature = signature(a.Thinking)
+		if t.req.Thinking != nil && t.req.Thinking.Display == "omitted" {
+			a.ThinkingOmitted, a.ThinkingSignature = true, omittedSignature(a.Thinking)
+		}
 	}
 	category := ""
 	if reply != nil {
@@ -206,4 +209,18 @@ func (t *messagesTurn) Settle() {
 func signature(thinking string) string {
 	sum := sha256.Sum256([]byte("llmtestserver thinking\x00" + thinking))
 	return base64.StdEncoding.EncodeToString(append(sum[:], sum[:]...))
+}
+
+// omittedSignature is the signature of a thinking block shown with
+// thinking.display "omitted", which the client sends back with an empty
+// text: it vouches for itself (a tag over the thinking's digest), so that
+// the replay check needs no text (see validSignature).
+func omittedSignature(thinking string) string {
+	digest := sha256.Sum256([]byte("llmtestserver thinking\x00" + thinking))
+	return base64.StdEncoding.EncodeToString(append(omittedTag(digest[:]), digest[:]...))
+}
+
+func omittedTag(digest []byte) []byte {
+	tag := sha256.Sum256(append([]byte("llmtestserver omitted\x00"), digest...))
+	return tag[:]
 }

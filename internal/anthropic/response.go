@@ -137,6 +137,16 @@ func stopReason(a *provider.Answer) (reason string, seq *string) {
 	return "end_turn", nil
 }
 
+// shownThinking is the thinking block's text: none when the request
+// asked for thinking.display "omitted", whose blocks carry only their
+// signature (the SDK's ThinkingConfigEnabledParam.Display doc).
+func shownThinking(a *provider.Answer) string {
+	if a.ThinkingOmitted {
+		return ""
+	}
+	return a.Thinking
+}
+
 // visibleText is the text block's text: the answer's. A refusal shows no
 // text of its own (public fixtures show content [] and the refusal in
 // stop_details), only what was written before it.
@@ -159,7 +169,7 @@ func NewMessage(a *provider.Answer, category string) any {
 	m := message{ID: a.ID, Type: "message", Role: "assistant", Model: a.Model, Content: []any{},
 		StopReason: &reason, StopSequence: seq, StopDetails: refusalDetails(a, category), Usage: usageOf(a.Usage)}
 	if a.Thinking != "" {
-		m.Content = append(m.Content, thinkingBlock{Type: "thinking", Thinking: a.Thinking, Signature: a.ThinkingSignature})
+		m.Content = append(m.Content, thinkingBlock{Type: "thinking", Thinking: shownThinking(a), Signature: a.ThinkingSignature})
 	}
 	if t := visibleText(a); t != "" {
 		m.Content = append(m.Content, textBlock{Type: "text", Text: t})

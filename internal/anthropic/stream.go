@@ -60,7 +60,12 @@ func NewStream(a *provider.Answer, category string, split func(string) []string,
 	s.reason, s.seq = stopReason(a)
 	s.details = refusalDetails(a, category)
 	if a.Thinking != "" {
-		s.blocks = append(s.blocks, streamBlock{kind: "thinking", text: a.Thinking, off: chunkOffsets(a.Thinking, split, tokensPerChunk)})
+		b := streamBlock{kind: "thinking", text: a.Thinking, off: chunkOffsets(a.Thinking, split, tokensPerChunk)}
+		if a.ThinkingOmitted {
+			// Omitted thinking streams its signature_delta only.
+			b.text, b.off = "", []int{0}
+		}
+		s.blocks = append(s.blocks, b)
 	}
 	if t := visibleText(a); t != "" {
 		s.blocks = append(s.blocks, streamBlock{kind: "text", text: t, off: chunkOffsets(t, split, tokensPerChunk)})

@@ -265,7 +265,7 @@ func replyMessage(a *provider.Answer) (Message, bool) {
 	}
 	var blocks []block
 	if a.Thinking != "" {
-		thinking := a.Thinking
+		thinking := shownThinking(a)
 		blocks = append(blocks, block{Type: "thinking", Thinking: &thinking, Signature: a.ThinkingSignature})
 	}
 	if a.Text != "" {

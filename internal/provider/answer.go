@@ -27,6 +27,9 @@ type Answer struct {
 	// Thinking is the reasoning shown before the answer, and
 	// ThinkingSignature the signature that vouches for it.
 	Thinking, ThinkingSignature string
+	// ThinkingOmitted says the reasoning is counted but not shown: only
+	// its signature goes out (Anthropic's thinking.display "omitted").
+	ThinkingOmitted bool
 	// ToolCalls are the calls the model asks for, each with its ID.
 	ToolCalls []scenario.ToolCall
 	// Finish is why the model stopped; never empty.
