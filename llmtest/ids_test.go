@@ -147,7 +147,7 @@ func TestAnthropicRequestIDsFollowTheSessionSequence(t *testing.T) {
 		return r.Header.Get("request-id")
 	}
 	a, b := first(srv.NewSession(t)), first(srv.NewSession(t))
-	assert.Regexp(t, `^req_011C[0-9a-z]{20}$`, a)
+	assert.Regexp(t, `^req_011C[1-9A-HJ-NP-Za-km-z]{20}$`, a)
 	assert.NotEqual(t, a, b)
 	assert.Equal(t, first(srv.NewSession(t, session.WithIDSeed(9))), first(srv.NewSession(t, session.WithIDSeed(9))))
 }

@@ -112,10 +112,10 @@ func TestPromptCacheSystemBreakpoint(t *testing.T) {
 			assert.Equal(t, want, u1.CacheCreation.Ephemeral5mInputTokens)
 			assert.Zero(t, u1.CacheCreation.Ephemeral1hInputTokens)
 			assert.Zero(t, u1.CacheReadInputTokens)
-			assert.Equal(t, o200k(t, "Question one"), u1.InputTokens, "input_tokens counts only what follows the breakpoint")
+			assert.Equal(t, o200k(t, "Question one")+requestOverhead, u1.InputTokens, "input_tokens counts only what follows the breakpoint")
 			assert.Equal(t, u1.CacheCreationInputTokens, u2.CacheReadInputTokens, "turn 2 reads what turn 1 wrote")
 			assert.Zero(t, u2.CacheCreationInputTokens)
-			assert.Equal(t, o200k(t, "Question one")+o200k(t, "Answer one")+o200k(t, "Question two"), u2.InputTokens)
+			assert.Equal(t, o200k(t, "Question one")+o200k(t, "Answer one")+o200k(t, "Question two")+requestOverhead, u2.InputTokens)
 
 			// Isolation: another session, same server, same prompt.
 			other := srv.NewSession(t)
@@ -176,11 +176,11 @@ func TestPromptCacheAutomatic(t *testing.T) {
 	base.CacheControl = ephemeral
 	u1, u2 := turns(t, sess, base, false)
 	assert.Equal(t, o200k(t, system)+o200k(t, "Question one"), u1.CacheCreationInputTokens)
-	assert.Zero(t, u1.InputTokens, "everything up to the last block is cached")
+	assert.Equal(t, requestOverhead, u1.InputTokens, "everything up to the last block is cached: only the request's overhead is not")
 	assert.Zero(t, u1.CacheReadInputTokens)
 	assert.Equal(t, u1.CacheCreationInputTokens, u2.CacheReadInputTokens)
 	assert.Equal(t, o200k(t, "Answer one")+o200k(t, "Question two"), u2.CacheCreationInputTokens, "only the new part is written")
-	assert.Zero(t, u2.InputTokens)
+	assert.Equal(t, requestOverhead, u2.InputTokens)
 }
 
 // TestPromptCacheOneHour writes with the one-hour TTL: the creation is

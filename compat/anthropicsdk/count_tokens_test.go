@@ -128,6 +128,10 @@ func TestCountTokensSystemString(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, a.InputTokens, b.InputTokens)
 	assert.Equal(t, c.InputTokens+o200k(t, "Be brief and kind."), a.InputTokens)
+	// A one-word prompt counts its word and the request's overhead: 8,
+	// as the API counts it (audit R3).
+	assert.Equal(t, o200k(t, "hi")+requestOverhead, c.InputTokens)
+	assert.Equal(t, int64(8), c.InputTokens)
 }
 
 // TestCountTokensUnknownModel refuses a model the session does not serve.

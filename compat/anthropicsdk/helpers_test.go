@@ -20,6 +20,10 @@ import (
 // tokens and its output limit is 128000.
 const model = anthropic.ModelClaudeSonnet5_5
 
+// requestOverhead is the input tokens the server counts for every prompt
+// beyond its content, as the API does (about 8 for a one-word prompt).
+const requestOverhead int64 = 7
+
 // newSession starts a server and opens one session on it, both closed when
 // t ends.
 func newSession(t *testing.T, opts ...session.Option) *session.Session {

@@ -35,7 +35,7 @@ func TestJournalAnswerOfMessages(t *testing.T) {
 	entries := sess.Journal().Entries()
 	require.Len(t, entries, 3)
 	for i, e := range entries {
-		assert.Regexp(t, `^msg_01`, ids[i])
+		assert.Regexp(t, `^msg_011C[1-9A-HJ-NP-Za-km-z]{20}$`, ids[i])
 		assert.Equal(t, ids[i], e.ResponseID, "entry %d", i)
 		assert.Equal(t, i, e.ReplyIndex, "entry %d", i)
 	}

@@ -104,6 +104,12 @@ func (t *messagesTurn) Rules() *apierr.Error {
 	return t.req.CheckModel(info)
 }
 
+// requestOverhead is the tokens every prompt counts beyond its content,
+// the framing of the conversation the model reads: the API counts 8
+// input tokens for a one-word prompt (audit R3) and 10 for a short one
+// (R1), where the stand-in tokenizer counts the word as 1.
+const requestOverhead = 7
+
 // cacheLookback is how many blocks before a breakpoint Anthropic's cache
 // lookup checks for an earlier hit ("about 20", as its documentation says).
 const cacheLookback = 20
@@ -122,6 +128,8 @@ func (t *messagesTurn) Prompt(ctx context.Context) (answer.Prompt, error) {
 			p.Cache.Breakpoints = append(p.Cache.Breakpoints, runtime.Breakpoint{Segment: i, TTL: part.TTL})
 		}
 	}
+	// Last, after every breakpoint, so that no cached prefix holds it.
+	p.Segments = append(p.Segments, runtime.PromptSegment{Text: "request overhead", Tokens: requestOverhead})
 	p.Cache.Rule = runtime.BreakpointRule{MinTokens: minCacheTokens(t.req.Model), Lookback: cacheLookback}
 	if info, ok := Lookup(t.req.Model); ok {
 		p.Window = info.ContextWindow
@@ -153,7 +161,9 @@ func (t *messagesTurn) Spec(reply *scenario.Reply) answer.Spec {
 	if !t.req.ThinkingEnabled() {
 		reply.Thinking = ""
 	}
-	return answer.Spec{ID: t.x.Runtime.NewID("msg_01", 22), ToolCallPrefix: "toolu_01", ToolCallIDLength: 22}
+	// msg_011C and 20 base-58 characters, as the API's 2026 IDs (R3:
+	// msg_011Cf4RCSGGVqdrib7eAZKZx); toolu_01 and 22 as its tool calls'.
+	return answer.Spec{ID: t.x.Runtime.NewBase58ID("msg_011C", 20), ToolCallPrefix: "toolu_01", ToolCallIDLength: 22}
 }
 
 // Render renders a as the message, or its event stream, its thinking

@@ -128,7 +128,7 @@ func TestModelListPages(t *testing.T) {
 
 func TestRequestID(t *testing.T) {
 	seen := map[string]bool{}
-	pattern := regexp.MustCompile(`^req_011C[0-9a-z]{20}$`)
+	pattern := regexp.MustCompile(`^req_011C[1-9A-HJ-NP-Za-km-z]{20}$`)
 	for serial := range uint64(2000) {
 		id := RequestID(serial)
 		require.Regexp(t, pattern, id)

@@ -9,6 +9,10 @@ import (
 // idAlphabet is the alphabet of the real API's random ID suffixes.
 const idAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
+// base58Alphabet is the alphabet of Anthropic's 2026 message IDs
+// ("msg_011C" and 20 of it): base 62 without 0, O, I and l.
+const base58Alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+
 // hexAlphabet is the alphabet of the real Responses API's IDs ("resp_",
 // "msg_", "fc_", "rs_" and 50 lowercase hexadecimal digits; "conv_" and 48).
 const hexAlphabet = "0123456789abcdef"
@@ -61,6 +65,10 @@ func (rt *Runtime) NewID(prefix string, n int) string { return rt.newID(prefix, 
 // NewHexID is NewID with n lowercase hexadecimal digits, the shape of the
 // Responses API's IDs.
 func (rt *Runtime) NewHexID(prefix string, n int) string { return rt.newID(prefix, n, hexAlphabet) }
+
+// NewBase58ID is NewID with n base-58 characters, the shape of
+// Anthropic's message IDs.
+func (rt *Runtime) NewBase58ID(prefix string, n int) string { return rt.newID(prefix, n, base58Alphabet) }
 
 func (rt *Runtime) newID(prefix string, n int, alphabet string) string {
 	b := make([]byte, len(prefix)+n)
