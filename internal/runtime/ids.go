@@ -68,7 +68,9 @@ func (rt *Runtime) NewHexID(prefix string, n int) string { return rt.newID(prefi
 
 // NewBase58ID is NewID with n base-58 characters, the shape of
 // Anthropic's message IDs.
-func (rt *Runtime) NewBase58ID(prefix string, n int) string { return rt.newID(prefix, n, base58Alphabet) }
+func (rt *Runtime) NewBase58ID(prefix string, n int) string {
+	return rt.newID(prefix, n, base58Alphabet)
+}
 
 func (rt *Runtime) newID(prefix string, n int, alphabet string) string {
 	b := make([]byte, len(prefix)+n)
