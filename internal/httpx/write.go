@@ -63,6 +63,10 @@ func startSSE(w http.ResponseWriter) {
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream; charset=utf-8")
 	h.Set("Cache-Control", "no-cache")
+	// Chunked however short: net/http would give a stream that ends
+	// before its buffer fills a Content-Length, which no provider sends
+	// with a stream (audit B2).
+	h.Set("Transfer-Encoding", "chunked")
 	w.WriteHeader(http.StatusOK)
 }
 
