@@ -12,12 +12,20 @@ import (
 // missingRequired walks v, a value the SDK decoded, and returns the path
 // of every field tagged api:"required" that the response left out (null
 // is present): the SDK decodes a missing field as its zero value without
-// an error, so only this walk tells it from a sent one.
+// an error, so only this walk tells it from a sent one. A union is walked
+// as the variant it decoded to (its AsAny), and a null value is not
+// walked into.
 func missingRequired(t *testing.T, v any) []string {
 	t.Helper()
 	var missing []string
 	var walk func(path string, v reflect.Value)
 	walk = func(path string, v reflect.Value) {
+		if asAny := v.MethodByName("AsAny"); asAny.IsValid() && asAny.Type().NumIn() == 0 && asAny.Type().NumOut() == 1 {
+			if variant := asAny.Call(nil)[0]; variant.IsValid() && !(variant.Kind() == reflect.Interface && variant.IsNil()) {
+				walk(path, variant)
+			}
+			return
+		}
 		switch v.Kind() {
 		case reflect.Pointer, reflect.Interface:
 			if !v.IsNil() {
@@ -38,9 +46,13 @@ func missingRequired(t *testing.T, v any) []string {
 					continue
 				}
 				name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-				if m := meta.FieldByName(f.Name); m.IsValid() && strings.Contains(f.Tag.Get("api"), "required") {
-					if field, ok := m.Interface().(respjson.Field); ok && field.Raw() == "" {
+				if m := meta.FieldByName(f.Name); m.IsValid() {
+					field, ok := m.Interface().(respjson.Field)
+					if ok && field.Raw() == "" && strings.Contains(f.Tag.Get("api"), "required") {
 						missing = append(missing, path+"."+name)
+						continue
+					}
+					if ok && field.Raw() == "null" {
 						continue
 					}
 				}

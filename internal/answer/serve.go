@@ -86,6 +86,9 @@ func Count(decode Decoder, body func(tokens int) any) func(*provider.Exchange) p
 		if refused != nil {
 			return *refused
 		}
+		if c, ok := turn.(CountRenderer); ok {
+			return provider.Response{JSON: c.CountBody(prompt.Tokens())}
+		}
 		return provider.Response{JSON: body(prompt.Tokens())}
 	}
 }

@@ -57,6 +57,14 @@ type Generator interface {
 	Generates() bool
 }
 
+// CountRenderer is implemented by a Turn whose count body depends on the
+// request (Anthropic's beta count, which reports its context
+// management); Count renders the count with CountBody instead of its
+// body function.
+type CountRenderer interface {
+	CountBody(tokens int) any
+}
+
 // Settler is implemented by a Turn that holds something while it is
 // answered, such as its claim on the message thread it continues, and
 // lets it go in Settle, which runs once however the request ends: refused

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
 
 	"github.com/llmtestserver/llmtestserver/internal/answer"
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
@@ -29,8 +30,9 @@ type messagesTurn struct {
 }
 
 var (
-	_ answer.Settler   = (*messagesTurn)(nil)
-	_ answer.Generator = (*messagesTurn)(nil)
+	_ answer.Settler       = (*messagesTurn)(nil)
+	_ answer.Generator     = (*messagesTurn)(nil)
+	_ answer.CountRenderer = (*messagesTurn)(nil)
 )
 
 var _ answer.Turn = (*messagesTurn)(nil)
@@ -74,6 +76,22 @@ type countTokens struct {
 // exactly as /v1/messages counts them in its usage (input, cache creation
 // and cache read together).
 func countBody(n int) any { return countTokens{InputTokens: n} }
+
+// betaCountTokens is the beta API's count, which also reports its
+// context management (BetaMessageTokensCount).
+type betaCountTokens struct {
+	ContextManagement json.RawMessage `json:"context_management"`
+	InputTokens       int             `json:"input_tokens"`
+}
+
+// CountBody implements answer.CountRenderer: the beta API's count carries
+// context_management.
+func (t *messagesTurn) CountBody(n int) any {
+	if !t.req.beta {
+		return countBody(n)
+	}
+	return betaCountTokens{ContextManagement: countContextManagement(t.req, n), InputTokens: n}
+}
 
 // Request implements answer.Turn.
 func (t *messagesTurn) Request() *scenario.Request { return t.norm }
@@ -182,10 +200,17 @@ func (t *messagesTurn) Render(a *provider.Answer, reply *scenario.Reply, s answe
 	t.answer = a
 	reason, _ := stopReason(a)
 	t.refusal = reason == "refusal"
-	if !t.req.Stream {
+	switch {
+	case !t.req.Stream && t.req.beta:
+		return answer.Rendered{JSON: newBetaMessage(a, category, t.req)}
+	case !t.req.Stream:
 		return answer.Rendered{JSON: NewMessage(a, category)}
 	}
-	return answer.Rendered{SSE: NewStream(a, category, s.Split, s.TokensPerChunk)}
+	events := NewStream(a, category, s.Split, s.TokensPerChunk)
+	if t.req.beta {
+		events.(*stream).contextManagement = contextManagementOf(t.req)
+	}
+	return answer.Rendered{SSE: events}
 }
 
 // Delivered keeps the turn of a request with a thread field, under the

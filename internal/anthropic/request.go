@@ -58,6 +58,8 @@ type MessagesRequest struct {
 	// beta, systemString and topK are the decoding's: the beta field
 	// lists apply, system was a string, top_k was sent.
 	beta, systemString, topK bool
+	// contextManagement says a beta request sent context_management.
+	contextManagement bool
 }
 
 // Message is one element of messages. Role is "user", "assistant" or, as

@@ -23,7 +23,9 @@ type message struct {
 	StopSequence *string         `json:"stop_sequence"`
 	StopDetails  *stopDetails    `json:"stop_details"`
 	Diagnostics  json.RawMessage `json:"diagnostics,omitempty"`
-	Usage        usage           `json:"usage"`
+	// ContextManagement is the beta API's only (see response_beta.go).
+	ContextManagement json.RawMessage `json:"context_management,omitempty"`
+	Usage             usage           `json:"usage"`
 }
 
 // stopDetails is a refusal's RefusalStopDetails: its policy category
@@ -70,6 +72,10 @@ type usage struct {
 	OutputTokensDetails      *outputDetails `json:"output_tokens_details,omitempty"`
 	ServiceTier              string         `json:"service_tier"`
 	InferenceGeo             string         `json:"inference_geo"`
+	// Iterations and FallbackCredit are the beta API's only (see
+	// response_beta.go).
+	Iterations     json.RawMessage `json:"iterations,omitempty"`
+	FallbackCredit json.RawMessage `json:"fallback_credit,omitempty"`
 }
 
 type cacheCreation struct {
@@ -164,7 +170,9 @@ func toolInput(args string) json.RawMessage {
 
 // NewMessage renders a as the JSON body of a non-streamed reply; category
 // is a refusal's policy category ("" for none).
-func NewMessage(a *provider.Answer, category string) any {
+func NewMessage(a *provider.Answer, category string) any { return newMessage(a, category) }
+
+func newMessage(a *provider.Answer, category string) message {
 	reason, seq := stopReason(a)
 	m := message{ID: a.ID, Type: "message", Role: "assistant", Model: a.Model, Content: []any{},
 		StopReason: &reason, StopSequence: seq, StopDetails: refusalDetails(a, category), Usage: usageOf(a.Usage)}

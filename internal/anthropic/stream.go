@@ -25,6 +25,10 @@ type stream struct {
 	// first[b] is the index of block b's content_block_start event.
 	first []int
 	n     int
+	// contextManagement, set for a request to the beta API, is its
+	// context_management; the beta fields go out with it (see
+	// response_beta.go).
+	contextManagement json.RawMessage
 }
 
 // streamBlock is one content block: its kind, the text its deltas carry
@@ -198,7 +202,9 @@ type inputDelta struct {
 type messageDelta struct {
 	Type  string            `json:"type"`
 	Delta messageDeltaDelta `json:"delta"`
-	Usage deltaUsage        `json:"usage"`
+	// ContextManagement is the beta API's only (see response_beta.go).
+	ContextManagement json.RawMessage `json:"context_management,omitempty"`
+	Usage             deltaUsage      `json:"usage"`
 }
 
 // messageDeltaDelta is message_delta's delta, fields as R2 shows them.
@@ -218,6 +224,9 @@ type deltaUsage struct {
 	OutputTokens             int `json:"output_tokens"`
 	// OutputTokensDetails counts the thinking tokens (R2).
 	OutputTokensDetails *outputDetails `json:"output_tokens_details,omitempty"`
+	// Iterations and FallbackCredit are the beta API's only.
+	Iterations     json.RawMessage `json:"iterations,omitempty"`
+	FallbackCredit json.RawMessage `json:"fallback_credit,omitempty"`
 }
 
 // event returns event i's name and data.
@@ -232,16 +241,24 @@ func (s *stream) event(i int) (string, any) {
 		u := usageOf(s.a.Usage)
 		u.OutputTokens = min(u.OutputTokens, 1) // the API reports the first token
 		u.OutputTokensDetails = nil             // known once the answer is
-		return "message_start", messageStart{Type: "message_start", Message: message{ID: s.a.ID, Type: "message",
-			Role: "assistant", Model: s.a.Model, Content: []any{}, Diagnostics: json.RawMessage("null"), Usage: u}}
+		m := message{ID: s.a.ID, Type: "message", Role: "assistant", Model: s.a.Model, Content: []any{},
+			Diagnostics: jsonNull, ContextManagement: s.contextManagement, Usage: u}
+		if s.contextManagement != nil {
+			m.Usage.Iterations, m.Usage.FallbackCredit = jsonNull, jsonNull
+		}
+		return "message_start", messageStart{Type: "message_start", Message: m}
 	case i == 1:
 		return "ping", typeOnly{Type: "ping"}
 	case i == s.n-2:
 		u := usageOf(s.a.Usage)
-		return "message_delta", messageDelta{Type: "message_delta",
+		d := messageDelta{Type: "message_delta", ContextManagement: s.contextManagement,
 			Delta: messageDeltaDelta{StopReason: s.reason, StopSequence: s.seq, StopDetails: s.details},
 			Usage: deltaUsage{InputTokens: u.InputTokens, CacheCreationInputTokens: u.CacheCreationInputTokens,
 				CacheReadInputTokens: u.CacheReadInputTokens, OutputTokens: u.OutputTokens, OutputTokensDetails: u.OutputTokensDetails}}
+		if s.contextManagement != nil {
+			d.Usage.Iterations, d.Usage.FallbackCredit = jsonNull, jsonNull
+		}
+		return "message_delta", d
 	case i == s.n-1:
 		return "message_stop", typeOnly{Type: "message_stop"}
 	}

@@ -65,7 +65,8 @@ func (r *MessagesRequest) decodeThread(top map[string]json.RawMessage) *apierr.E
 // request field threads do not support (its other names are
 // organization settings, or fields this server does not act on).
 func (r *MessagesRequest) checkThreadFields(top map[string]json.RawMessage) *apierr.Error {
-	if r.Thread == nil || absent(top["context_management"]) {
+	r.contextManagement = r.beta && !absent(top["context_management"])
+	if r.Thread == nil || !r.contextManagement {
 		return nil
 	}
 	return ThreadUnsupported("context_management")
