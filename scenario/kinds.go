@@ -16,6 +16,16 @@ const (
 	FinishToolCalls     FinishKind = "tool_calls"
 	FinishContentFilter FinishKind = "content_filter"
 	FinishRefusal       FinishKind = "refusal"
+	// FinishPauseTurn is Anthropic's pause_turn: a long turn of server
+	// tools paused, for the client to send back as it is (OpenAI: "stop").
+	FinishPauseTurn FinishKind = "pause_turn"
+	// FinishContextWindow is Anthropic's model_context_window_exceeded:
+	// the answer stopped at the context window rather than max_tokens
+	// (OpenAI: "length").
+	FinishContextWindow FinishKind = "model_context_window_exceeded"
+	// FinishStopSequence stops at the first of the request's stop
+	// sequences, which Anthropic names in stop_sequence (OpenAI: "stop").
+	FinishStopSequence FinishKind = "stop_sequence"
 )
 
 // finishAliases are the providers' own words a script may use for a finish
@@ -31,7 +41,8 @@ var finishAliases = map[string]FinishKind{
 // "tool_use"), and false when it names none.
 func NormalizeFinish(reason string) (FinishKind, bool) {
 	switch reason {
-	case "", FinishStop, FinishLength, FinishToolCalls, FinishContentFilter, FinishRefusal:
+	case "", FinishStop, FinishLength, FinishToolCalls, FinishContentFilter, FinishRefusal,
+		FinishPauseTurn, FinishContextWindow, FinishStopSequence:
 		return reason, true
 	}
 	k, ok := finishAliases[reason]

@@ -43,6 +43,16 @@ type Reply struct {
 	// Chat Completions shows none of it. Every codec counts it as
 	// reasoning tokens.
 	Thinking string
+	// RedactedThinking are the data of reasoning the provider's safety
+	// systems encrypted: Anthropic renders each as a redacted_thinking
+	// block after the thinking, with data the server can verify when the
+	// client sends it back. The OpenAI codecs do not show them.
+	RedactedThinking []string
+	// WebSearches are searches the model ran on the provider's side before
+	// answering (see WebSearch), and Citations the passages of their
+	// results that Text cites (see Citation).
+	WebSearches []WebSearch
+	Citations   []Citation
 	// Error answers with an HTTP error instead.
 	Error *Error
 	// Vectors answer an embeddings request: vector i embeds input i; inputs
@@ -52,7 +62,8 @@ type Reply struct {
 	Func func(*Request) Reply
 
 	// FinishReason overrides why the model stopped: a FinishKind ("stop",
-	// "tool_calls", "length", "content_filter", "refusal"), or Anthropic's
+	// "tool_calls", "length", "content_filter", "refusal", "pause_turn",
+	// "model_context_window_exceeded", "stop_sequence"), or Anthropic's
 	// word for one ("end_turn", "tool_use", "max_tokens"), which means the
 	// same on every provider.
 	FinishReason FinishKind
@@ -302,9 +313,9 @@ func (r *Reply) Validate() error {
 		}
 	}
 	if _, ok := NormalizeFinish(r.FinishReason); !ok {
-		return fmt.Errorf("finish_reason: %q is not one of stop, tool_calls, length, content_filter, refusal (or end_turn, tool_use, max_tokens)", r.FinishReason)
+		return fmt.Errorf("finish_reason: %q is not one of stop, tool_calls, length, content_filter, refusal, pause_turn, model_context_window_exceeded, stop_sequence (or end_turn, tool_use, max_tokens)", r.FinishReason)
 	}
-	return nil
+	return r.validateBlocks()
 }
 
 // replyJSON is the wire form of Reply: durations travel as milliseconds.
@@ -315,6 +326,9 @@ type replyJSON struct {
 	Refusal      string          `json:"refusal,omitempty"`
 	RefusalCat   string          `json:"refusal_category,omitempty"`
 	Thinking     string          `json:"thinking,omitempty"`
+	Redacted     []string        `json:"redacted_thinking,omitempty"`
+	WebSearches  []WebSearch     `json:"web_searches,omitempty"`
+	Citations    []Citation      `json:"citations,omitempty"`
 	Error        *Error          `json:"error,omitempty"`
 	Vectors      [][]float32     `json:"vectors,omitempty"`
 	FinishReason string          `json:"finish_reason,omitempty"`
@@ -333,7 +347,8 @@ func (r Reply) MarshalJSON() ([]byte, error) {
 		return nil, ErrInProcessOnly
 	}
 	return plainjson.Marshal(replyJSON{Text: r.Text, ToolCalls: r.ToolCalls, JSON: r.JSON, Refusal: r.Refusal, RefusalCat: r.RefusalCategory,
-		Thinking: r.Thinking, Error: r.Error, Vectors: r.Vectors, FinishReason: r.FinishReason, Usage: r.Usage, Model: r.Model, DelayMS: r.Delay.Milliseconds(),
+		Thinking: r.Thinking, Redacted: r.RedactedThinking, WebSearches: r.WebSearches, Citations: r.Citations,
+		Error: r.Error, Vectors: r.Vectors, FinishReason: r.FinishReason, Usage: r.Usage, Model: r.Model, DelayMS: r.Delay.Milliseconds(),
 		Fault: r.Fault, Stream: r.Stream})
 }
 
@@ -344,7 +359,8 @@ func (r *Reply) UnmarshalJSON(data []byte) error {
 	if err := decodeStrict(data, &w); err != nil {
 		return err
 	}
-	*r = Reply{Text: w.Text, ToolCalls: w.ToolCalls, JSON: w.JSON, Refusal: w.Refusal, RefusalCategory: w.RefusalCat, Thinking: w.Thinking, Error: w.Error, Vectors: w.Vectors,
+	*r = Reply{Text: w.Text, ToolCalls: w.ToolCalls, JSON: w.JSON, Refusal: w.Refusal, RefusalCategory: w.RefusalCat, Thinking: w.Thinking,
+		RedactedThinking: w.Redacted, WebSearches: w.WebSearches, Citations: w.Citations, Error: w.Error, Vectors: w.Vectors,
 		FinishReason: w.FinishReason, Usage: w.Usage, Model: w.Model, Delay: delayOf(w.DelayMS), Fault: w.Fault, Stream: w.Stream}
 	return nil
 }

@@ -68,6 +68,15 @@ func cloneReply(r *Reply) Reply {
 	c := *r
 	c.ToolCalls = slices.Clone(r.ToolCalls)
 	c.JSON = slices.Clone(r.JSON)
+	c.RedactedThinking = slices.Clone(r.RedactedThinking)
+	c.Citations = slices.Clone(r.Citations)
+	if r.WebSearches != nil {
+		c.WebSearches = make([]WebSearch, len(r.WebSearches))
+		for i, w := range r.WebSearches {
+			c.WebSearches[i] = w
+			c.WebSearches[i].Results = slices.Clone(w.Results)
+		}
+	}
 	if r.Error != nil {
 		e := *r.Error
 		e.Headers = maps.Clone(r.Error.Headers)

@@ -271,8 +271,13 @@ func TestNeutralKinds(t *testing.T) {
 			t.Errorf("NormalizeFinish(%q) = %q %v, want %q", reason, got, ok, want)
 		}
 	}
-	if _, ok := scenario.NormalizeFinish("pause_turn"); ok {
-		t.Error("pause_turn is no finish kind")
+	for _, own := range []string{"pause_turn", "model_context_window_exceeded", "stop_sequence"} {
+		if got, ok := scenario.NormalizeFinish(own); !ok || got != own {
+			t.Errorf("NormalizeFinish(%q) = %q %v: Anthropic's own kinds are kinds", own, got, ok)
+		}
+	}
+	if _, ok := scenario.NormalizeFinish("paused"); ok {
+		t.Error("paused is no finish kind")
 	}
 	ok := scenario.Reply{Error: &scenario.Error{Kind: scenario.ErrorOverloaded}}
 	if err := ok.Validate(); err != nil {

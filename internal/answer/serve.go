@@ -39,6 +39,10 @@ func serve(x *provider.Exchange, decode Decoder) (res provider.Response) {
 		return *refused
 	}
 	stop := cutAtStop(&reply, req.StopSequences)
+	if k, _ := scenario.NormalizeFinish(reply.FinishReason); k == scenario.FinishStopSequence && stop == "" && len(req.StopSequences) > 0 {
+		// A scripted stop at a stop sequence stops at the request's first.
+		stop = req.StopSequences[0]
+	}
 	a := build(x, req, &reply, turn.Spec(&reply), &prompt)
 	a.StopSequence = stop
 	settings := x.StreamSettings()

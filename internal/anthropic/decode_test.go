@@ -63,6 +63,7 @@ func TestDecodeBlockShapes(t *testing.T) {
 	  "zeta": 1, "alpha": {"x": 1}
 	}`)
 	b = []byte(strings.Replace(string(b), "SIG", signature("hmm"), 1))
+	b = []byte(strings.Replace(string(b), `"data":"xyz"`, `"data":"`+redactedData("xyz")+`"`, 1))
 	r, err := DecodeMessagesWith(context.Background(), b, DecodeOptions{AllowUnknown: true})
 	require.Nil(t, err)
 	require.NotNil(t, r.MaxTokens)
@@ -78,7 +79,7 @@ func TestDecodeBlockShapes(t *testing.T) {
 	a := r.Messages[1].Content
 	assert.Equal(t, "hmm", a[0].Text)
 	assert.Equal(t, signature("hmm"), a[0].Signature)
-	assert.Equal(t, "xyz", a[1].Data)
+	assert.Equal(t, redactedData("xyz"), a[1].Data)
 	assert.Equal(t, "toolu_1", a[3].ID)
 	assert.JSONEq(t, `{"city":"Paris"}`, string(a[3].Input))
 	assert.Equal(t, "server_tool_use", a[4].Type, "an unread type is kept")

@@ -197,6 +197,15 @@ func (t *messagesTurn) Render(a *provider.Answer, reply *scenario.Reply, s answe
 	if reply != nil {
 		category = reply.RefusalCategory
 	}
+	if len(a.WebSearches) > 0 {
+		// The answer's own copy, its searches given IDs.
+		a.WebSearches = append([]scenario.WebSearch(nil), a.WebSearches...)
+		for i := range a.WebSearches {
+			if a.WebSearches[i].ID == "" {
+				a.WebSearches[i].ID = t.x.Runtime.NewID("srvtoolu_01", 22)
+			}
+		}
+	}
 	t.answer = a
 	reason, _ := stopReason(a)
 	t.refusal = reason == "refusal"

@@ -70,6 +70,7 @@ type usage struct {
 	CacheCreation            cacheCreation  `json:"cache_creation"`
 	OutputTokens             int            `json:"output_tokens"`
 	OutputTokensDetails      *outputDetails `json:"output_tokens_details,omitempty"`
+	ServerToolUse            *serverToolUse `json:"server_tool_use,omitempty"`
 	ServiceTier              string         `json:"service_tier"`
 	InferenceGeo             string         `json:"inference_geo"`
 	// Iterations and FallbackCredit are the beta API's only (see
@@ -137,8 +138,15 @@ func stopReason(a *provider.Answer) (reason string, seq *string) {
 		return "max_tokens", nil
 	case a.Finish == scenario.FinishToolCalls:
 		return "tool_use", nil
+	case a.Finish == scenario.FinishPauseTurn:
+		return "pause_turn", nil
+	case a.Finish == scenario.FinishContextWindow:
+		return "model_context_window_exceeded", nil
 	case a.StopSequence != "":
 		return "stop_sequence", &a.StopSequence
+	case a.Finish == scenario.FinishStopSequence:
+		// Scripted with no stop sequence in the request: none to name.
+		return "stop_sequence", nil
 	}
 	return "end_turn", nil
 }
@@ -176,10 +184,14 @@ func newMessage(a *provider.Answer, category string) message {
 	reason, seq := stopReason(a)
 	m := message{ID: a.ID, Type: "message", Role: "assistant", Model: a.Model, Content: []any{},
 		StopReason: &reason, StopSequence: seq, StopDetails: refusalDetails(a, category), Usage: usageOf(a.Usage)}
+	m.Usage.ServerToolUse = serverToolUseOf(a)
 	if a.Thinking != "" {
 		m.Content = append(m.Content, thinkingBlock{Type: "thinking", Thinking: shownThinking(a), Signature: a.ThinkingSignature})
 	}
-	if t := visibleText(a); t != "" {
+	m.Content = append(m.Content, leadingBlocks(a)...)
+	if t := visibleText(a); t != "" && len(a.Citations) > 0 {
+		m.Content = append(m.Content, citedTextBlock{Type: "text", Text: t, Citations: citationsOf(a)})
+	} else if t != "" {
 		m.Content = append(m.Content, textBlock{Type: "text", Text: t})
 	}
 	if a.Refusal == "" {

@@ -39,12 +39,21 @@ type streamBlock struct {
 	text     string
 	off      []int
 	id, name string
+	// start, when set, is the whole block, sent by its content_block_start
+	// with no delta (redacted thinking, a web search's results).
+	start any
+	// cites are a text block's citations, each a citations_delta before
+	// its text.
+	cites []citation
 }
 
 // deltas is the number of delta events of b: its chunks, and for a
 // thinking block the signature.
 func (b *streamBlock) deltas() int {
-	n := len(b.off) - 1
+	if b.start != nil {
+		return 0
+	}
+	n := len(b.off) - 1 + len(b.cites)
 	if b.kind == "thinking" {
 		n++
 	}
@@ -71,8 +80,21 @@ func NewStream(a *provider.Answer, category string, split func(string) []string,
 		}
 		s.blocks = append(s.blocks, b)
 	}
+	for _, d := range a.RedactedThinking {
+		s.blocks = append(s.blocks, streamBlock{kind: "redacted_thinking", start: redactedThinkingBlock{Type: "redacted_thinking", Data: redactedData(d)}})
+	}
+	for _, w := range a.WebSearches {
+		in := string(searchInput(w))
+		s.blocks = append(s.blocks, streamBlock{kind: "server_tool_use", text: in, off: chunkOffsets(in, split, tokensPerChunk), id: w.ID, name: "web_search"},
+			streamBlock{kind: "web_search_tool_result", start: webSearchResultBlock{Type: "web_search_tool_result", ToolUseID: w.ID,
+				Content: searchResults(w), Caller: direct}})
+	}
 	if t := visibleText(a); t != "" {
-		s.blocks = append(s.blocks, streamBlock{kind: "text", text: t, off: chunkOffsets(t, split, tokensPerChunk)})
+		b := streamBlock{kind: "text", text: t, off: chunkOffsets(t, split, tokensPerChunk)}
+		if len(a.Citations) > 0 {
+			b.cites = citationsOf(a)
+		}
+		s.blocks = append(s.blocks, b)
 	}
 	if a.Refusal == "" {
 		for _, c := range a.ToolCalls {
@@ -224,6 +246,7 @@ type deltaUsage struct {
 	OutputTokens             int `json:"output_tokens"`
 	// OutputTokensDetails counts the thinking tokens (R2).
 	OutputTokensDetails *outputDetails `json:"output_tokens_details,omitempty"`
+	ServerToolUse       *serverToolUse `json:"server_tool_use,omitempty"`
 	// Iterations and FallbackCredit are the beta API's only.
 	Iterations     json.RawMessage `json:"iterations,omitempty"`
 	FallbackCredit json.RawMessage `json:"fallback_credit,omitempty"`
@@ -254,7 +277,8 @@ func (s *stream) event(i int) (string, any) {
 		d := messageDelta{Type: "message_delta", ContextManagement: s.contextManagement,
 			Delta: messageDeltaDelta{StopReason: s.reason, StopSequence: s.seq, StopDetails: s.details},
 			Usage: deltaUsage{InputTokens: u.InputTokens, CacheCreationInputTokens: u.CacheCreationInputTokens,
-				CacheReadInputTokens: u.CacheReadInputTokens, OutputTokens: u.OutputTokens, OutputTokensDetails: u.OutputTokensDetails}}
+				CacheReadInputTokens: u.CacheReadInputTokens, OutputTokens: u.OutputTokens, OutputTokensDetails: u.OutputTokensDetails,
+				ServerToolUse: serverToolUseOf(s.a)}}
 		if s.contextManagement != nil {
 			d.Usage.Iterations, d.Usage.FallbackCredit = jsonNull, jsonNull
 		}
@@ -275,11 +299,17 @@ func (s *stream) event(i int) (string, any) {
 }
 
 func (b *streamBlock) startBlock() any {
-	switch b.kind {
-	case "thinking":
+	switch {
+	case b.start != nil:
+		return b.start
+	case b.kind == "thinking":
 		return thinkingBlock{Type: "thinking"}
-	case "tool_use":
+	case b.kind == "tool_use":
 		return toolUseBlock{Type: "tool_use", ID: b.id, Name: b.name, Input: json.RawMessage("{}"), Caller: direct}
+	case b.kind == "server_tool_use":
+		return serverToolUseBlock{Type: "server_tool_use", ID: b.id, Name: b.name, Input: json.RawMessage("{}"), Caller: direct}
+	case b.cites != nil:
+		return citedTextBlock{Type: "text", Citations: []citation{}}
 	}
 	return textBlock{Type: "text"}
 }
@@ -287,6 +317,10 @@ func (b *streamBlock) startBlock() any {
 // delta is b's delta k: chunk k, or after a thinking block's chunks its
 // signature.
 func (b *streamBlock) delta(k int, signature string) any {
+	if k < len(b.cites) {
+		return citationsDelta{Type: "citations_delta", Citation: b.cites[k]}
+	}
+	k -= len(b.cites)
 	if k == len(b.off)-1 {
 		return signatureDelta{Type: "signature_delta", Signature: signature}
 	}
@@ -294,7 +328,7 @@ func (b *streamBlock) delta(k int, signature string) any {
 	switch b.kind {
 	case "thinking":
 		return thinkingDelta{Type: "thinking_delta", Thinking: chunk}
-	case "tool_use":
+	case "tool_use", "server_tool_use":
 		return inputDelta{Type: "input_json_delta", PartialJSON: chunk}
 	}
 	return textDelta{Type: "text_delta", Text: chunk}

@@ -263,11 +263,12 @@ func replyMessage(a *provider.Answer) (Message, bool) {
 		Name      string          `json:"name,omitempty"`
 		Input     json.RawMessage `json:"input,omitempty"`
 	}
-	var blocks []block
+	var blocks []any
 	if a.Thinking != "" {
 		thinking := shownThinking(a)
 		blocks = append(blocks, block{Type: "thinking", Thinking: &thinking, Signature: a.ThinkingSignature})
 	}
+	blocks = append(blocks, leadingBlocks(a)...)
 	if a.Text != "" {
 		blocks = append(blocks, block{Type: "text", Text: a.Text})
 	}

@@ -47,9 +47,15 @@ func usageOf(u provider.Usage) Usage {
 
 // finishReason is OpenAI's word for a finish kind. OpenAI has no finish
 // reason for a refusal: the real API stops a refused answer with "stop".
+// Anthropic's own kinds say what OpenAI's nearest word does: a paused turn
+// or a stop sequence stops ("stop"), a full context window cuts the
+// answer ("length").
 func finishReason(k scenario.FinishKind) string {
-	if k == scenario.FinishRefusal {
+	switch k {
+	case scenario.FinishRefusal, scenario.FinishPauseTurn, scenario.FinishStopSequence:
 		return "stop"
+	case scenario.FinishContextWindow:
+		return "length"
 	}
 	return k
 }

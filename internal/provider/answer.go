@@ -30,6 +30,11 @@ type Answer struct {
 	// ThinkingOmitted says the reasoning is counted but not shown: only
 	// its signature goes out (Anthropic's thinking.display "omitted").
 	ThinkingOmitted bool
+	// RedactedThinking, WebSearches and Citations are the reply's, for the
+	// codecs that show them (see scenario.Reply).
+	RedactedThinking []string
+	WebSearches      []scenario.WebSearch
+	Citations        []scenario.Citation
 	// ToolCalls are the calls the model asks for, each with its ID.
 	ToolCalls []scenario.ToolCall
 	// Finish is why the model stopped; never empty.
