@@ -84,7 +84,7 @@ func TestAccumulateEveryReplyKind(t *testing.T) {
 	manyBytes := strings.Repeat("🦜 日本語 🦜🦜 ü 𝄞 ", 8)
 	thinking := func(p anthropic.MessageNewParams) anthropic.MessageNewParams {
 		p.MaxTokens = 4096
-		p.Thinking = anthropic.ThinkingConfigParamOfEnabled(2048)
+		p.Thinking = summarized
 		return p
 	}
 	schema := map[string]any{
@@ -187,12 +187,28 @@ func TestAccumulateEveryReplyKind(t *testing.T) {
 			assert.Equal(t, anthropic.StopReasonToolUse, s.StopReason)
 		},
 	}, {
-		// The documented behaviour: without thinking in the request the
-		// model shows no reasoning.
+		// The documented behaviour: without thinking in the request a
+		// model before the 5-series shows no reasoning.
 		name:  "thinking not enabled",
 		reply: scenario.Think("Hidden reasoning.", "Hello!"),
+		params: func(p anthropic.MessageNewParams) anthropic.MessageNewParams {
+			p.Model = anthropic.ModelClaudeOpus4_6
+			return p
+		},
 		want: func(t *testing.T, s shape) {
 			assert.Equal(t, []block{{Type: "text", Text: "Hello!"}}, s.Blocks)
+		},
+	}, {
+		// Sonnet 5 thinks adaptively unless told not to, and shows its
+		// thinking omitted unless asked (model_rules.go has the sources).
+		name:  "thinking by default on the 5-series",
+		reply: scenario.Think("Hidden reasoning.", "Hello!"),
+		want: func(t *testing.T, s shape) {
+			require.Len(t, s.Blocks, 2)
+			assert.Equal(t, "thinking", s.Blocks[0].Type)
+			assert.Empty(t, s.Blocks[0].Thinking)
+			assert.NotEmpty(t, s.Blocks[0].Signature)
+			assert.Equal(t, block{Type: "text", Text: "Hello!"}, s.Blocks[1])
 		},
 	}, {
 		name:  "thinking disabled",
@@ -246,7 +262,7 @@ func TestAccumulateEveryReplyKind(t *testing.T) {
 			}
 			s := bothWays(t, tt.reply, p)
 			if tt.reply.Model == "" {
-				assert.Equal(t, string(model), s.Model)
+				assert.Equal(t, string(p.Model), s.Model)
 			}
 			if tt.reply.Usage == nil {
 				assert.Positive(t, s.Input)
@@ -269,7 +285,7 @@ func TestThinkingSignatureGoesBack(t *testing.T) {
 	client := clientFor(sess, "k", 0)
 	p := userTurn("Weather in Oslo?")
 	p.MaxTokens = 4096
-	p.Thinking = anthropic.ThinkingConfigParamOfEnabled(2048)
+	p.Thinking = summarized
 	p.Tools = []anthropic.ToolUnionParam{weatherTool}
 	first := accumulate(t, client.Messages.NewStreaming(t.Context(), p))
 	require.Len(t, first.Content, 2)

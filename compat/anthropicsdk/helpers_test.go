@@ -20,6 +20,12 @@ import (
 // tokens and its output limit is 128000.
 const model = anthropic.ModelClaudeSonnet5_5
 
+// summarized is adaptive thinking shown summarized, the thinking the
+// model of the tests takes ("enabled" is refused on the 5-series, and
+// their display defaults to "omitted").
+var summarized = anthropic.ThinkingConfigParamUnion{OfAdaptive: &anthropic.ThinkingConfigAdaptiveParam{
+	Display: anthropic.ThinkingConfigAdaptiveDisplaySummarized}}
+
 // requestOverhead is the input tokens the server counts for every prompt
 // beyond its content, as the API does (about 8 for a one-word prompt).
 const requestOverhead int64 = 7

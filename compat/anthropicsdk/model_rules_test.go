@@ -20,6 +20,7 @@ func TestModelRules(t *testing.T) {
 	prefill := append(user, anthropic.NewAssistantMessage(anthropic.NewTextBlock("Sure:")))
 	enabled := anthropic.ThinkingConfigParamOfEnabled(2048)
 	adaptive := anthropic.ThinkingConfigParamUnion{OfAdaptive: &anthropic.ThinkingConfigAdaptiveParam{}}
+	disabled := anthropic.ThinkingConfigParamUnion{OfDisabled: &anthropic.ThinkingConfigDisabledParam{}}
 	for _, tt := range []struct {
 		name     string
 		model    anthropic.Model
@@ -31,6 +32,11 @@ func TestModelRules(t *testing.T) {
 			`"thinking.type.enabled" is not supported for this model. Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.`},
 		{"enabled on Opus 5.5", anthropic.ModelClaudeOpus5_5, enabled, user,
 			`"thinking.type.enabled" is not supported for this model. Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.`},
+		{"enabled on Sonnet 5.5", anthropic.ModelClaudeSonnet5_5, enabled, user,
+			`"thinking.type.enabled" is not supported for this model. Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.`},
+		{"disabled on Fable 5", anthropic.ModelClaudeFable5, disabled, user,
+			`"thinking.type.disabled" is not supported for this model. This model always thinks: use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.`},
+		{"disabled on Sonnet 5.5", anthropic.ModelClaudeSonnet5_5, disabled, user, ""},
 		{"adaptive on Haiku 4.5", anthropic.ModelClaudeHaiku4_5, adaptive, user,
 			`"thinking.type.adaptive" is not supported for this model. Use "thinking.type.enabled" and "thinking.budget_tokens" to control thinking behavior.`},
 		{"prefill on Sonnet 5.5", anthropic.ModelClaudeSonnet5_5, anthropic.ThinkingConfigParamUnion{}, prefill,

@@ -40,7 +40,7 @@ func TestRefusalAndThinkingTokens(t *testing.T) {
 
 	params := userTurn("think about it")
 	params.MaxTokens = 4096
-	params.Thinking = anthropic.ThinkingConfigParamOfEnabled(1024)
+	params.Thinking = summarized
 	msg, err = client.Messages.New(t.Context(), params)
 	require.NoError(t, err)
 	assert.Positive(t, msg.Usage.OutputTokensDetails.ThinkingTokens)

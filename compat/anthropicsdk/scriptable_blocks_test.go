@@ -76,7 +76,7 @@ func TestScriptedServerBlocks(t *testing.T) {
 	}
 	params := userTurn("News about LLM test servers?")
 	params.MaxTokens = 4096
-	params.Thinking = anthropic.ThinkingConfigParamOfEnabled(2048)
+	params.Thinking = summarized
 	params.Tools = []anthropic.ToolUnionParam{{OfWebSearchTool20250305: &anthropic.WebSearchTool20250305Param{}}}
 	m, s := newAndStreamed(t, reply, params)
 	sameContent(t, m, s)

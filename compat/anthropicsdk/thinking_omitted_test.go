@@ -26,8 +26,8 @@ func TestThinkingDisplayOmitted(t *testing.T) {
 			client := clientFor(sess, "k", 0)
 			p := userTurn("Weather in Oslo?")
 			p.MaxTokens = 4096
-			p.Thinking = anthropic.ThinkingConfigParamUnion{OfEnabled: &anthropic.ThinkingConfigEnabledParam{
-				BudgetTokens: 2048, Display: anthropic.ThinkingConfigEnabledDisplayOmitted}}
+			p.Thinking = anthropic.ThinkingConfigParamUnion{OfAdaptive: &anthropic.ThinkingConfigAdaptiveParam{
+				Display: anthropic.ThinkingConfigAdaptiveDisplayOmitted}}
 			p.Tools = []anthropic.ToolUnionParam{weatherTool}
 			var first anthropic.Message
 			if streamed {

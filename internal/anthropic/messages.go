@@ -176,7 +176,7 @@ func (t *messagesTurn) TooLong(n int) *apierr.Error {
 // Spec shapes the message's IDs; the real API shows no reasoning unless
 // the request enables thinking.
 func (t *messagesTurn) Spec(reply *scenario.Reply) answer.Spec {
-	if !t.req.ThinkingEnabled() {
+	if !t.req.thinks() {
 		reply.Thinking = ""
 	}
 	// msg_011C and 20 base-58 characters, as the API's 2026 IDs (R3:
@@ -189,7 +189,7 @@ func (t *messagesTurn) Spec(reply *scenario.Reply) answer.Spec {
 func (t *messagesTurn) Render(a *provider.Answer, reply *scenario.Reply, s answer.Stream) answer.Rendered {
 	if a.Thinking != "" {
 		a.ThinkingSignature = signature(a.Thinking)
-		if t.req.Thinking != nil && t.req.Thinking.Display == "omitted" {
+		if t.req.omitsThinking() {
 			a.ThinkingOmitted, a.ThinkingSignature = true, omittedSignature(a.Thinking)
 		}
 	}

@@ -18,10 +18,13 @@ const (
 	// genAdaptiveOnly is Opus 4.7 and later: only "adaptive" thinking,
 	// and no prefill.
 	genAdaptiveOnly
-	// gen5 is the other 5-series, Fable and Mythos models: both thinking
-	// types and no prefill. That "enabled" is refused only on Opus is
-	// inferred: the sources (anthropics/claude-code#56497) name Opus 4.7
-	// and later.
+	// gen5 is the other 5-series, Fable and Mythos models: only
+	// "adaptive" thinking, which is on when the request says nothing of
+	// thinking, and no prefill. Sonnet 5 answers "enabled" with "use
+	// adaptive" (mnfst/modelparams.dev#92, checked against the API) and
+	// "enables adaptive thinking by default", as Fable and Mythos 5 do
+	// (cortexkit/anthropic-auth#100, langgenius/dify-official-plugins#3372).
+	// That Haiku 5.5 follows them is inferred.
 	gen5
 )
 
@@ -30,10 +33,27 @@ func (g generation) thinkingTypes() (enabled, adaptive bool) {
 	switch g {
 	case gen45:
 		return true, false
-	case genAdaptiveOnly:
+	case genAdaptiveOnly, gen5:
 		return false, true
 	}
 	return true, true
+}
+
+// thinksByDefault reports whether g thinks (adaptively) when the request
+// sends no thinking.
+func (g generation) thinksByDefault() bool { return g == gen5 }
+
+// omitsThinkingByDefault reports whether g shows its thinking as
+// thinking.display "omitted" when the request does not say: Sonnet 5 and
+// later, Opus 4.7 and later, and Fable do (danny-avila/LibreChat#14042,
+// checked live there).
+func (g generation) omitsThinkingByDefault() bool { return g == gen5 || g == genAdaptiveOnly }
+
+// alwaysThinks reports whether a model of line refuses thinking
+// "disabled": Fable and Mythos 5 do (cortexkit/anthropic-auth#100, where
+// Sonnet 5 accepts it).
+func alwaysThinks(info ModelInfo) bool {
+	return info.Generation == gen5 && (info.Line == "fable" || info.Line == "mythos")
 }
 
 // prefill reports whether g accepts a final assistant message.
@@ -53,6 +73,9 @@ func (r *MessagesRequest) CheckModel(info ModelInfo) *apierr.Error {
 		case t.Type == "enabled" && !enabled:
 			// The real wording (the docs, quoted in anthropics/claude-code#56497).
 			return invalid("thinking.type", "\"thinking.type.enabled\" is not supported for this model. Use \"thinking.type.adaptive\" and \"output_config.effort\" to control thinking behavior.")
+		case t.Type == "disabled" && alwaysThinks(info):
+			// Inferred wording, after the refusal of "enabled" above.
+			return invalid("thinking.type", "\"thinking.type.disabled\" is not supported for this model. This model always thinks: use \"thinking.type.adaptive\" and \"output_config.effort\" to control thinking behavior.")
 		case t.Type == "adaptive" && !adaptive:
 			// Inferred wording, the mirror of the one above: the refusal
 			// is documented (developersdigest.tech's list of common 400s),
@@ -66,4 +89,25 @@ func (r *MessagesRequest) CheckModel(info ModelInfo) *apierr.Error {
 		return invalid("messages", "This model does not support assistant message prefill. The conversation must end with a user message.")
 	}
 	return nil
+}
+
+// thinks reports whether the answer to r shows the model's reasoning: the
+// request enables it, or sends no thinking to a model that thinks by
+// default. A model outside the catalog thinks only when asked.
+func (r *MessagesRequest) thinks() bool {
+	if r.Thinking != nil {
+		return r.ThinkingEnabled()
+	}
+	info, ok := Lookup(r.Model)
+	return ok && info.Generation.thinksByDefault()
+}
+
+// omitsThinking reports whether the answer to r shows its thinking as
+// thinking.display "omitted": asked for, or the model's default.
+func (r *MessagesRequest) omitsThinking() bool {
+	if r.Thinking != nil && r.Thinking.Display != "" {
+		return r.Thinking.Display == "omitted"
+	}
+	info, ok := Lookup(r.Model)
+	return ok && info.Generation.omitsThinkingByDefault()
 }

@@ -232,7 +232,7 @@ test('an overloaded error inside a stream reaches the caller, and thinking comes
   const msg = await anthropic.messages.create({
     model: MODEL,
     max_tokens: 2048,
-    thinking: { type: 'enabled', budget_tokens: 1024 },
+    thinking: { type: 'adaptive', display: 'summarized' },
     messages: [{ role: 'user', content: 'Think first' }],
   });
   assert.deepEqual(msg.content.map((b) => b.type), ['thinking', 'text']);
