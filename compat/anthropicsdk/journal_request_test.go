@@ -48,7 +48,9 @@ func TestJournalRecordsMessagesRequest(t *testing.T) {
 		option.WithHTTPClient(sess.HTTPClient()), option.WithMaxRetries(0),
 		option.WithHeader("X-Tenant-Token", "tenant-secret-value"))
 	_, err := client.Messages.New(t.Context(), journaledParams(),
-		option.WithJSONSet("temperature", 0.4), option.WithJSONSet("top_p", 0.9))
+		option.WithJSONSet("temperature", 0.4), option.WithJSONSet("top_p", 0.9),
+		// Sonnet 5 thinks by default, and thinking takes no temperature.
+		option.WithJSONSet("thinking", map[string]any{"type": "disabled"}))
 	require.NoError(t, err)
 
 	entries := sess.Journal().Entries()

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -59,4 +60,21 @@ func TestModelRules(t *testing.T) {
 		assert.Equal(t, "invalid_request_error", string(apiErr.Type()), tt.name)
 		assert.Equal(t, tt.refusal, apiErr.Message, tt.name)
 	}
+}
+
+// TestSonnet5ThinksUnlessToldNot sends a temperature to Sonnet 5.5 with no
+// thinking field: the model thinks by default, and thinking takes no
+// temperature but 1, so it is refused; with thinking disabled it is taken.
+func TestSonnet5ThinksUnlessToldNot(t *testing.T) {
+	t.Parallel()
+	sess := newSession(t)
+	sess.Chat("Hi").Responds("hello")
+	client := clientFor(sess, "k", 0)
+	p := userTurn("Hi")
+	hot := option.WithJSONSet("temperature", 0.3) // v2's params have no temperature
+	_, err := client.Messages.New(t.Context(), p, hot)
+	assert.Contains(t, apiError(t, err).Error(), "`temperature` may only be set to 1 when thinking is enabled")
+	p.Thinking = anthropic.ThinkingConfigParamUnion{OfDisabled: &anthropic.ThinkingConfigDisabledParam{}}
+	_, err = client.Messages.New(t.Context(), p, hot)
+	require.NoError(t, err)
 }

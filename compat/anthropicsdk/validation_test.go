@@ -248,7 +248,8 @@ func TestUnknownFieldsIgnored(t *testing.T) {
 	msg, err := client.Messages.New(t.Context(), userTurn("hi"),
 		option.WithJSONSet("frobnicate", map[string]any{"level": 3}),
 		option.WithJSONSet("a_future_knob", true),
-		option.WithJSONSet("temperature", 0.2))
+		option.WithJSONSet("temperature", 0.2),
+		option.WithJSONSet("thinking", map[string]any{"type": "disabled"}))
 	require.NoError(t, err)
 	assert.Equal(t, "fine", msg.Content[0].Text)
 	e, _ := sess.Journal().Last()

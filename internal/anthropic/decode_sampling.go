@@ -67,8 +67,11 @@ const thinkingDocs = "https://docs.claude.com/en/docs/build-with-claude/extended
 // and any top_k (quarkiverse/quarkus-langchain4j#1812). Adaptive thinking
 // is taken to refuse them alike (inferred: the sources probed "enabled").
 // top_p is left alone: the docs allow 0.95 to 1, and no refusal is quoted.
+// A 5-series model thinks unless told not to, so it refuses them without
+// a thinking field too, as Sonnet 5 is reported to
+// (langgenius/dify-official-plugins#3372).
 func (r *MessagesRequest) checkSamplingWithThinking() *apierr.Error {
-	if !r.ThinkingEnabled() {
+	if !r.thinks() {
 		return nil
 	}
 	if r.Temperature != nil && *r.Temperature != 1 {

@@ -310,7 +310,7 @@ func TestDecodeStrictAccepts(t *testing.T) {
 		"tool_choice naming a toolset's tool": body(t, map[string]any{"tools": []any{map[string]any{"type": "browser_toolset_20260801"}},
 			"tool_choice": map[string]any{"type": "tool", "name": "browser_click"}}),
 		"toolsets without names":   body(t, map[string]any{"tools": []any{map[string]any{"type": "browser_toolset_20260801"}, map[string]any{"type": "computer_toolset_20260801"}}}),
-		"sampling in range":        body(t, map[string]any{"temperature": 0, "top_p": 1, "top_k": 0}),
+		"sampling in range":        body(t, map[string]any{"temperature": 0, "top_p": 1, "top_k": 0, "thinking": map[string]any{"type": "disabled"}}),
 		"five breakpoints nowhere": body(t, map[string]any{"messages": []any{userMsg([]any{cached("a", ""), cached("b", ""), cached("c", ""), cached("d", "")})}}),
 	} {
 		t.Run(name, func(t *testing.T) {
