@@ -39,7 +39,7 @@ func TestModelRules(t *testing.T) {
 			`"thinking.type.disabled" is not supported for this model. This model always thinks: use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.`},
 		{"disabled on Sonnet 5.5", anthropic.ModelClaudeSonnet5_5, disabled, user, ""},
 		{"adaptive on Haiku 4.5", anthropic.ModelClaudeHaiku4_5, adaptive, user,
-			`"thinking.type.adaptive" is not supported for this model. Use "thinking.type.enabled" and "thinking.budget_tokens" to control thinking behavior.`},
+			"adaptive thinking is not supported on this model"},
 		{"prefill on Sonnet 5.5", anthropic.ModelClaudeSonnet5_5, anthropic.ThinkingConfigParamUnion{}, prefill,
 			"This model does not support assistant message prefill. The conversation must end with a user message."},
 		{"prefill on Opus 4.6", anthropic.ModelClaudeOpus4_6, anthropic.ThinkingConfigParamUnion{}, prefill,

@@ -21,7 +21,8 @@ const (
 	// gen5 is the other 5-series, Fable and Mythos models: only
 	// "adaptive" thinking, which is on when the request says nothing of
 	// thinking, and no prefill. Sonnet 5 answers "enabled" with "use
-	// adaptive" (mnfst/modelparams.dev#92, checked against the API) and
+	// adaptive" (mnfst/modelparams.dev#92, checked against the API; the
+	// same 400 on Opus 5, Fable 5 and Opus 4.8, handochan/aelix-ai#258) and
 	// "enables adaptive thinking by default", as Fable and Mythos 5 do
 	// (cortexkit/anthropic-auth#100, langgenius/dify-official-plugins#3372).
 	// That Haiku 5.5 follows them is inferred.
@@ -77,10 +78,9 @@ func (r *MessagesRequest) CheckModel(info ModelInfo) *apierr.Error {
 			// Inferred wording, after the refusal of "enabled" above.
 			return invalid("thinking.type", "\"thinking.type.disabled\" is not supported for this model. This model always thinks: use \"thinking.type.adaptive\" and \"output_config.effort\" to control thinking behavior.")
 		case t.Type == "adaptive" && !adaptive:
-			// Inferred wording, the mirror of the one above: the refusal
-			// is documented (developersdigest.tech's list of common 400s),
-			// its message not quoted.
-			return invalid("thinking.type", "\"thinking.type.adaptive\" is not supported for this model. Use \"thinking.type.enabled\" and \"thinking.budget_tokens\" to control thinking behavior.")
+			// The real wording, quoted from a production 400 on Sonnet 4.5
+			// (vellum-ai/vellum-assistant#37276).
+			return invalid("thinking.type", "adaptive thinking is not supported on this model")
 		}
 	}
 	if n := len(r.Messages); n > 0 && r.Messages[n-1].Role == "assistant" && !info.Generation.prefill() {
