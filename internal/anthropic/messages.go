@@ -30,12 +30,11 @@ type messagesTurn struct {
 }
 
 var (
+	_ answer.Turn          = (*messagesTurn)(nil)
 	_ answer.Settler       = (*messagesTurn)(nil)
 	_ answer.Generator     = (*messagesTurn)(nil)
 	_ answer.CountRenderer = (*messagesTurn)(nil)
 )
-
-var _ answer.Turn = (*messagesTurn)(nil)
 
 // decodeMessages is the answer.Decoder of POST /v1/messages.
 func decodeMessages(x *provider.Exchange, body []byte) (answer.Turn, *apierr.Error) {
@@ -174,7 +173,7 @@ func (t *messagesTurn) TooLong(n int) *apierr.Error {
 }
 
 // Spec shapes the message's IDs; the real API shows no reasoning unless
-// the request enables thinking.
+// the request enables thinking or the model thinks by default (thinks).
 func (t *messagesTurn) Spec(reply *scenario.Reply) answer.Spec {
 	if !t.req.thinks() {
 		reply.Thinking = ""
