@@ -280,3 +280,32 @@ func TestThreadTurnRetriedAfterAFailure(t *testing.T) {
 	}
 	assert.Equal(t, []string{"create 200", "continue 529", "continue 200"}, got)
 }
+
+// TestThreadKeepsThinkingAndServerBlocks continues a thread whose first
+// reply thought (shown omitted, Sonnet 5's default), searched the web and
+// called a tool: the thread holds those blocks as the client would send
+// them back, and the continue with the tool result passes the checks of
+// replayed thinking and redacted thinking.
+func TestThreadKeepsThinkingAndServerBlocks(t *testing.T) {
+	t.Parallel()
+	sess := newSession(t)
+	sess.Chat("thinking thread").Reply(
+		scenario.Reply{Thinking: "I should look it up.", RedactedThinking: []string{"secret"},
+			WebSearches: []scenario.WebSearch{{Query: "weather Oslo", Results: []scenario.WebResult{{URL: "https://example.com/oslo", Title: "Oslo"}}}},
+			ToolCalls:   []scenario.ToolCall{{Name: "get_weather", Arguments: `{"city":"Oslo"}`}}},
+		scenario.Text("Sunny in Oslo."))
+	client, rec := recordedClient(sess)
+	msg, err := client.Beta.Messages.NewToolRunner([]anthropic.BetaTool{weather{}}, anthropic.BetaToolRunnerParams{
+		BetaMessageNewParams: anthropic.BetaMessageNewParams{Model: model, MaxTokens: 1024,
+			Messages: []anthropic.BetaMessageParam{anthropic.NewBetaUserMessage(anthropic.NewBetaTextBlock("Weather in Oslo?"))}},
+	}).RunToCompletion(t.Context())
+	require.NoError(t, err)
+	assert.Equal(t, "Sunny in Oslo.", msg.Content[len(msg.Content)-1].Text)
+	sent := rec.bodies()
+	require.Len(t, sent, 2)
+	assert.Equal(t, "continue", sent[1].Thread.Type)
+	assert.Len(t, sent[1].Messages, 1)
+	e, ok := sess.Journal().Last()
+	require.True(t, ok)
+	assert.Equal(t, 200, e.Status)
+}
