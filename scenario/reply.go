@@ -53,6 +53,11 @@ type Reply struct {
 	// results that Text cites (see Citation).
 	WebSearches []WebSearch
 	Citations   []Citation
+	// Iterations and AppliedEdits are what a beta request's usage and
+	// context management report (see Iteration, AppliedEdit); unscripted,
+	// both are null.
+	Iterations   []Iteration
+	AppliedEdits []AppliedEdit
 	// Error answers with an HTTP error instead.
 	Error *Error
 	// Vectors answer an embeddings request: vector i embeds input i; inputs
@@ -329,6 +334,8 @@ type replyJSON struct {
 	Redacted     []string        `json:"redacted_thinking,omitempty"`
 	WebSearches  []WebSearch     `json:"web_searches,omitempty"`
 	Citations    []Citation      `json:"citations,omitempty"`
+	Iterations   []Iteration     `json:"iterations,omitempty"`
+	AppliedEdits []AppliedEdit   `json:"applied_edits,omitempty"`
 	Error        *Error          `json:"error,omitempty"`
 	Vectors      [][]float32     `json:"vectors,omitempty"`
 	FinishReason string          `json:"finish_reason,omitempty"`
@@ -348,6 +355,7 @@ func (r Reply) MarshalJSON() ([]byte, error) {
 	}
 	return plainjson.Marshal(replyJSON{Text: r.Text, ToolCalls: r.ToolCalls, JSON: r.JSON, Refusal: r.Refusal, RefusalCat: r.RefusalCategory,
 		Thinking: r.Thinking, Redacted: r.RedactedThinking, WebSearches: r.WebSearches, Citations: r.Citations,
+		Iterations: r.Iterations, AppliedEdits: r.AppliedEdits,
 		Error: r.Error, Vectors: r.Vectors, FinishReason: r.FinishReason, Usage: r.Usage, Model: r.Model, DelayMS: r.Delay.Milliseconds(),
 		Fault: r.Fault, Stream: r.Stream})
 }
@@ -360,7 +368,8 @@ func (r *Reply) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	*r = Reply{Text: w.Text, ToolCalls: w.ToolCalls, JSON: w.JSON, Refusal: w.Refusal, RefusalCategory: w.RefusalCat, Thinking: w.Thinking,
-		RedactedThinking: w.Redacted, WebSearches: w.WebSearches, Citations: w.Citations, Error: w.Error, Vectors: w.Vectors,
+		RedactedThinking: w.Redacted, WebSearches: w.WebSearches, Citations: w.Citations,
+		Iterations: w.Iterations, AppliedEdits: w.AppliedEdits, Error: w.Error, Vectors: w.Vectors,
 		FinishReason: w.FinishReason, Usage: w.Usage, Model: w.Model, Delay: delayOf(w.DelayMS), Fault: w.Fault, Stream: w.Stream}
 	return nil
 }

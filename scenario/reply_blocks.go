@@ -3,6 +3,7 @@ package scenario
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -67,6 +68,62 @@ func (r *Reply) validateBlocks() error {
 	for i, c := range r.Citations {
 		if c.CitedText == "" || c.URL == "" {
 			return fmt.Errorf("citations[%d]: needs cited_text and url", i)
+		}
+	}
+	return r.validateBeta()
+}
+
+// Iteration is one pass of a beta request that compaction, an advisor or
+// a fallback model split into several (Anthropic's beta usage.iterations,
+// whose "fallback_message" the SDK's message threads read). Other codecs
+// do not show it.
+type Iteration struct {
+	// Type is one of IterationTypes.
+	Type string `json:"type"`
+	// Model is the model of the pass; empty names the request's. A
+	// compaction pass names none.
+	Model        string `json:"model,omitempty"`
+	InputTokens  int    `json:"input_tokens"`
+	OutputTokens int    `json:"output_tokens"`
+}
+
+// IterationTypes are the kinds of Iteration, as anthropic-sdk-go's
+// BetaIterationsUsageItemUnion has them.
+var IterationTypes = []string{"message", "compaction", "advisor_message", "fallback_message"}
+
+// AppliedEdit is one edit the request's context management applied to the
+// prompt (Anthropic's beta context_management.applied_edits). Other
+// codecs do not show it.
+type AppliedEdit struct {
+	// Type is one of AppliedEditTypes.
+	Type               string `json:"type"`
+	ClearedInputTokens int    `json:"cleared_input_tokens"`
+	// ClearedToolUses counts the tool uses a clear_tool_uses edit
+	// cleared; ClearedThinkingTurns the turns a clear_thinking edit did.
+	ClearedToolUses      int `json:"cleared_tool_uses,omitempty"`
+	ClearedThinkingTurns int `json:"cleared_thinking_turns,omitempty"`
+}
+
+// AppliedEditTypes are the kinds of AppliedEdit, as anthropic-sdk-go's
+// BetaContextManagementResponseAppliedEditUnion has them.
+var AppliedEditTypes = []string{"clear_tool_uses_20250919", "clear_thinking_20251015"}
+
+// validateBeta checks the reply's beta usage: iterations and applied edits.
+func (r *Reply) validateBeta() error {
+	for i, it := range r.Iterations {
+		if !slices.Contains(IterationTypes, it.Type) {
+			return fmt.Errorf("iterations[%d].type: is one of %s", i, strings.Join(IterationTypes, ", "))
+		}
+		if it.InputTokens < 0 || it.OutputTokens < 0 || it.InputTokens > MaxUsageTokens || it.OutputTokens > MaxUsageTokens {
+			return fmt.Errorf("iterations[%d]: tokens are between 0 and %d", i, MaxUsageTokens)
+		}
+	}
+	for i, e := range r.AppliedEdits {
+		if !slices.Contains(AppliedEditTypes, e.Type) {
+			return fmt.Errorf("applied_edits[%d].type: is one of %s", i, strings.Join(AppliedEditTypes, ", "))
+		}
+		if e.ClearedInputTokens < 0 || e.ClearedToolUses < 0 || e.ClearedThinkingTurns < 0 {
+			return fmt.Errorf("applied_edits[%d]: counts are not negative", i)
 		}
 	}
 	return nil

@@ -70,6 +70,8 @@ func cloneReply(r *Reply) Reply {
 	c.JSON = slices.Clone(r.JSON)
 	c.RedactedThinking = slices.Clone(r.RedactedThinking)
 	c.Citations = slices.Clone(r.Citations)
+	c.Iterations = slices.Clone(r.Iterations)
+	c.AppliedEdits = slices.Clone(r.AppliedEdits)
 	if r.WebSearches != nil {
 		c.WebSearches = make([]WebSearch, len(r.WebSearches))
 		for i, w := range r.WebSearches {

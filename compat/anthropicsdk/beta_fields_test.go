@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/llmtestserver/llmtestserver/scenario"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -75,4 +76,54 @@ func TestBetaMessageFields(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, missingRequired(t, *count))
 	assert.Equal(t, count.InputTokens, count.ContextManagement.OriginalInputTokens)
+}
+
+// TestScriptedIterationsAndAppliedEdits scripts a beta reply's usage
+// iterations and context edits: the SDK decodes them, streamed and not,
+// and its message thread, seeing a turn a fallback model wrote, starts a
+// new thread on the next turn, as it does against the real API.
+func TestScriptedIterationsAndAppliedEdits(t *testing.T) {
+	t.Parallel()
+	reply := scenario.Reply{Text: "Done.",
+		Iterations: []scenario.Iteration{{Type: "message", InputTokens: 10, OutputTokens: 2},
+			{Type: "fallback_message", Model: "claude-haiku-4-5", InputTokens: 10, OutputTokens: 3}},
+		AppliedEdits: []scenario.AppliedEdit{{Type: "clear_tool_uses_20250919", ClearedInputTokens: 500, ClearedToolUses: 2}}}
+	sess := newSession(t)
+	sess.Chat("beta").Reply(reply, reply, scenario.Text("Next."))
+	client := clientFor(sess, "k", 0)
+	p := betaTurn("hi")
+	msg, err := client.Beta.Messages.New(t.Context(), p)
+	require.NoError(t, err)
+	stream := client.Beta.Messages.NewStreaming(t.Context(), p)
+	var acc anthropic.BetaMessage
+	for stream.Next() {
+		require.NoError(t, acc.Accumulate(stream.Current()))
+	}
+	require.NoError(t, stream.Err())
+	for _, m := range []anthropic.BetaMessage{*msg, acc} {
+		require.Len(t, m.Usage.Iterations, 2)
+		assert.Equal(t, "message", m.Usage.Iterations[0].Type)
+		assert.Equal(t, string(model), string(m.Usage.Iterations[0].Model))
+		assert.Equal(t, "fallback_message", m.Usage.Iterations[1].Type)
+		assert.Equal(t, "claude-haiku-4-5", string(m.Usage.Iterations[1].Model))
+		require.Len(t, m.ContextManagement.AppliedEdits, 1)
+		edit := m.ContextManagement.AppliedEdits[0]
+		assert.Equal(t, "clear_tool_uses_20250919", edit.Type)
+		assert.Equal(t, int64(2), edit.ClearedToolUses)
+		assert.Empty(t, absentInCaptures(missingRequired(t, m)))
+	}
+
+	// A thread's turn that a fallback model wrote is not continued.
+	sess2 := newSession(t)
+	sess2.Chat("fallback").Reply(reply, scenario.Text("Next."))
+	c2, rec := recordedClient(sess2)
+	thread := c2.Beta.Messages.NewThread(anthropic.BetaMessageThreadCreateParams{Model: model, MaxTokens: 1024})
+	for _, say := range []string{"a", "b"} {
+		_, err := thread.Send(t.Context(), anthropic.BetaMessageThreadSendParams{
+			Messages: []anthropic.BetaMessageParam{anthropic.NewBetaUserMessage(anthropic.NewBetaTextBlock(say))}})
+		require.NoError(t, err)
+	}
+	sent := rec.bodies()
+	require.Len(t, sent, 2)
+	assert.Equal(t, "create", sent[1].Thread.Type, "the SDK replays after a fallback")
 }

@@ -90,7 +90,8 @@ func (c *Cache) meet(rt *runtime.Runtime, model string, segments []runtime.Promp
 func build(x *provider.Exchange, req *scenario.Request, reply *scenario.Reply, spec Spec, p *Prompt) provider.Answer {
 	a := provider.Answer{ID: spec.ID, Model: req.Model, Created: x.Runtime.Now(),
 		Text: reply.Text, Refusal: reply.Refusal, Thinking: reply.Thinking,
-		RedactedThinking: reply.RedactedThinking, WebSearches: reply.WebSearches, Citations: reply.Citations}
+		RedactedThinking: reply.RedactedThinking, WebSearches: reply.WebSearches, Citations: reply.Citations,
+		Iterations: reply.Iterations, AppliedEdits: reply.AppliedEdits}
 	if reply.Model != "" {
 		a.Model = reply.Model
 	}

@@ -216,7 +216,8 @@ func (t *messagesTurn) Render(a *provider.Answer, reply *scenario.Reply, s answe
 	}
 	events := NewStream(a, category, s.Split, s.TokensPerChunk)
 	if t.req.beta {
-		events.(*stream).contextManagement = contextManagementOf(t.req)
+		st := events.(*stream)
+		st.contextManagement, st.iterations = contextManagementOf(t.req, a), iterationsOf(a)
 	}
 	return answer.Rendered{SSE: events}
 }

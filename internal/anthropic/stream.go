@@ -29,6 +29,7 @@ type stream struct {
 	// context_management; the beta fields go out with it (see
 	// response_beta.go).
 	contextManagement json.RawMessage
+	iterations        json.RawMessage
 }
 
 // streamBlock is one content block: its kind, the text its deltas carry
@@ -267,7 +268,7 @@ func (s *stream) event(i int) (string, any) {
 		m := message{ID: s.a.ID, Type: "message", Role: "assistant", Model: s.a.Model, Content: []any{},
 			Diagnostics: jsonNull, ContextManagement: s.contextManagement, Usage: u}
 		if s.contextManagement != nil {
-			m.Usage.Iterations, m.Usage.FallbackCredit = jsonNull, jsonNull
+			m.Usage.Iterations, m.Usage.FallbackCredit = s.iterations, jsonNull
 		}
 		return "message_start", messageStart{Type: "message_start", Message: m}
 	case i == 1:
@@ -280,7 +281,7 @@ func (s *stream) event(i int) (string, any) {
 				CacheReadInputTokens: u.CacheReadInputTokens, OutputTokens: u.OutputTokens, OutputTokensDetails: u.OutputTokensDetails,
 				ServerToolUse: serverToolUseOf(s.a)}}
 		if s.contextManagement != nil {
-			d.Usage.Iterations, d.Usage.FallbackCredit = jsonNull, jsonNull
+			d.Usage.Iterations, d.Usage.FallbackCredit = s.iterations, jsonNull
 		}
 		return "message_delta", d
 	case i == s.n-1:

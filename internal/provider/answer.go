@@ -35,6 +35,8 @@ type Answer struct {
 	RedactedThinking []string
 	WebSearches      []scenario.WebSearch
 	Citations        []scenario.Citation
+	Iterations       []scenario.Iteration
+	AppliedEdits     []scenario.AppliedEdit
 	// ToolCalls are the calls the model asks for, each with its ID.
 	ToolCalls []scenario.ToolCall
 	// Finish is why the model stopped; never empty.
