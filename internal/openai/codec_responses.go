@@ -223,9 +223,6 @@ func prepareResponses(x *provider.Exchange, req *ResponsesRequest, newID func(st
 	if err != nil {
 		return c, nil, nil, nil, err
 	}
-	if err := checkCompactions(input); err != nil {
-		return c, nil, nil, nil, err
-	}
 	items := append(slices.Clip(c.prior), input...)
 	if err := checkDuplicates("input", items); err != nil {
 		return c, nil, nil, nil, err
