@@ -37,6 +37,7 @@ func (Codec) Routes() []provider.Route {
 		{Method: http.MethodPost, Path: "/v1/embeddings", Serve: serveEmbeddings},
 		{Method: http.MethodPost, Path: "/v1/responses", Serve: answer.Serve(decodeResponses)},
 		{Method: http.MethodPost, Path: "/v1/responses/input_tokens", Serve: answer.Count(decodeInputTokens, inputTokenCount)},
+		{Method: http.MethodPost, Path: "/v1/responses/compact", Serve: serveCompact},
 		{Path: "/v1/responses/", Serve: serveResponseByID},
 		{Method: http.MethodPost, Path: conversationsPath, Serve: serveConversations},
 		{Path: conversationsPath + "/", Serve: serveConversationByID},

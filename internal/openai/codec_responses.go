@@ -116,7 +116,9 @@ func (t *responsesTurn) Rules() *apierr.Error { return notAChatModel(t.x, t.norm
 func (t *responsesTurn) Prompt(ctx context.Context) (answer.Prompt, error) {
 	var err error
 	t.segments, t.head, err = t.chain.promptSegments(ctx, t.norm)
-	return chatPrompt(t.norm, t.segments), err
+	p := chatPrompt(t.norm, t.segments)
+	p.Overhead += compactionOverhead(t.chain.prior, t.input)
+	return p, err
 }
 
 // TooLong implements answer.Turn.

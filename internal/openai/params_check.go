@@ -157,6 +157,16 @@ func CheckResponsesParams(body []byte) *Error {
 	return nil
 }
 
+// CheckCompactParams refuses a POST /v1/responses/compact body that
+// carries a field the API does not know, as CheckResponsesParams words it
+// (inferred for this route).
+func CheckCompactParams(body []byte) *Error {
+	if u := findUnknown(compactParams, body); u != nil {
+		return UnknownParameter(u.path)
+	}
+	return nil
+}
+
 // CheckMovedParams refuses the Chat Completions parameters the Responses API
 // has moved, naming their new place as the real API does (with param null
 // and code unsupported_parameter, as seen). It applies even when unknown

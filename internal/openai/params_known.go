@@ -69,6 +69,9 @@ var responsesParams = fieldSpec(
 	"function_call_output": fieldSpec("call_id", "caller", "id", "name", "namespace", "output", "status", "type").
 		with("output", responsesPartSpec),
 	"item_reference": fieldSpec("id", "type"),
+	// created_by is on the compaction item the API outputs, which clients
+	// send back whole.
+	"compaction": fieldSpec("created_by", "encrypted_content", "id", "type"),
 })).with("tools", typedSpec("", map[string]*objectSpec{
 	"function": fieldSpec("allowed_callers", "async", "defer_loading", "description", "name",
 		"output_schema", "parameters", "strict", "type"),
@@ -76,6 +79,16 @@ var responsesParams = fieldSpec(
 	with("format", fieldSpec("description", "name", "schema", "strict", "type")),
 ).with("reasoning", fieldSpec("context", "effort", "generate_summary", "mode", "summary")).
 	with("stream_options", fieldSpec("include_obfuscation"))
+
+// compactParams are the top-level fields of POST /v1/responses/compact
+// (openai-go's ResponseCompactParams), its input items checked as those of
+// POST /v1/responses.
+var compactParams = fieldSpec(
+	"image", "input", "instructions", "model", "previous_response_id", "prompt_cache_key",
+	"prompt_cache_options", "prompt_cache_retention", "service_tier",
+).with("input", responsesParams.fields["input"]).
+	with("image", fieldSpec("context_compression")).
+	with("prompt_cache_options", fieldSpec("mode", "ttl"))
 
 // responsesPartSpec lists the fields of the content parts of a message (and
 // of a function_call_output's output), one list for every part type.

@@ -45,6 +45,7 @@ var itemPrefixes = map[string]string{
 	"custom_tool_call": "ctc_", "custom_tool_call_output": "ctco_", "local_shell_call": "lsh_",
 	"local_shell_call_output": "lsho_", "mcp_call": "mcp_", "mcp_list_tools": "mcpl_",
 	"mcp_approval_request": "mcpr_", "mcp_approval_response": "mcpr_",
+	"compaction": CompactionItemPrefix,
 }
 
 // itemPrefix is the ID prefix of an item of type typ, and "item_" for a

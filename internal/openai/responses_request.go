@@ -299,6 +299,9 @@ func decodeItem(at string, data json.RawMessage) (Item, *Error) {
 	case "reasoning":
 		err = decodeReasoningItem(o)
 		it.Raw = bytes.Clone(data)
+	case "compaction":
+		err = decodeCompactionItem(o)
+		it.Raw = bytes.Clone(data)
 	default:
 		it.Raw = bytes.Clone(data)
 	}
