@@ -13,6 +13,7 @@ import (
 
 	"github.com/llmtestserver/llmtestserver/internal/e2e"
 	"github.com/llmtestserver/llmtestserver/llmtest"
+	"github.com/llmtestserver/llmtestserver/session"
 )
 
 // Responses.Compact returns a CompactedResponse with every field openai-go
@@ -55,6 +56,18 @@ func TestResponsesCompact(t *testing.T) {
 	assert.Positive(t, compacted.Usage.OutputTokens)
 	assert.Equal(t, compacted.Usage.InputTokens+compacted.Usage.OutputTokens, compacted.Usage.TotalTokens)
 
+	entries := e2e.JournalOf(t, sess, 3)
+	entry := entries[2]
+	assert.Equal(t, "/v1/responses/compact", entry.Path)
+	assert.Equal(t, "gpt-4.1-mini", entry.Model)
+	assert.Equal(t, "Hi", entry.UserText)
+	assert.Equal(t, http.StatusOK, entry.Status)
+	assert.Empty(t, entry.ReplyText, "compaction takes no scripted reply")
+
+	// compact is a route of its own, not the ID of a stored response.
+	get := e2e.Call(t, srv.Client(), "GET", sess.BaseURL()+"/responses/compact", "", e2e.Join(e2e.SelectorOf(sess), e2e.Bearer("k"))...)
+	assert.Equal(t, http.StatusMethodNotAllowed, get.Status)
+
 	// The compacted window goes back as the next turn's input.
 	var next []responses.ResponseInputItemUnionParam
 	for _, it := range compacted.Output[:2] {
@@ -86,4 +99,25 @@ func TestResponsesCompact(t *testing.T) {
 	empty := e2e.Call(t, srv.Client(), "POST", sess.BaseURL()+"/responses/compact", `{"model":"gpt-4.1-mini"}`,
 		e2e.Join(e2e.SelectorOf(sess), e2e.Bearer("k"))...)
 	empty.WantError(t, http.StatusBadRequest, "missing_required_parameter")
+}
+
+// Responses.Compact refuses a field it does not know, in OpenAI's words,
+// unless the session allows unknown parameters; a compaction request
+// takes no scripted reply, so a session with none still compacts.
+func TestResponsesCompactUnknownParameters(t *testing.T) {
+	t.Parallel()
+	params := responses.ResponseCompactParams{Model: "gpt-4.1-mini",
+		Input: responses.ResponseCompactParamsInputUnion{OfString: openai.String("Hi")}}
+	params.SetExtraFields(map[string]any{"brand_new_knob": 3})
+
+	strict := e2e.ClientFor(llmtest.NewServer(t).NewSession(t), "k")
+	_, err := strict.Responses.Compact(t.Context(), params)
+	apiErr := e2e.WantInvalidRequest(t, "unknown field", err, http.StatusBadRequest, "unknown_parameter", "brand_new_knob")
+	assert.Equal(t, "Unknown parameter: 'brand_new_knob'.", apiErr.Message)
+
+	lenient := e2e.ClientFor(llmtest.NewServer(t).NewSession(t, session.AllowUnknownParameters()), "k")
+	got, err := lenient.Responses.Compact(t.Context(), params)
+	require.NoError(t, err)
+	require.Len(t, got.Output, 2)
+	assert.Equal(t, "compaction", got.Output[1].Type)
 }
