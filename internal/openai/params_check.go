@@ -224,12 +224,15 @@ type ParamStep struct {
 
 // KnownParam reports whether the field at path is one the server knows,
 // or lies in an object it does not look into; api is "chat" (Chat
-// Completions) or "responses". The tests check the SDKs' request types
-// against the lists with it.
+// Completions), "responses" or "compact" (POST /v1/responses/compact).
+// The tests check the SDKs' request types against the lists with it.
 func KnownParam(api string, path []ParamStep) bool {
 	spec := chatParams
-	if api == "responses" {
+	switch api {
+	case "responses":
 		spec = responsesParams
+	case "compact":
+		spec = compactParams
 	}
 	for _, step := range path {
 		if spec.byType != nil {

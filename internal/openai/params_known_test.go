@@ -75,14 +75,15 @@ func pathString(p []ParamStep) string {
 	return b.String()
 }
 
-// Every field openai-go v3.100.0 can send in a chat completion or Responses
-// request, nested ones included (messages and their parts and tool calls,
+// Every field openai-go v3.100.0 can send in a chat completion, Responses
+// or compact request, nested ones included (messages and their parts and tool calls,
 // tools, input items and their parts, text.format…), is a known
 // parameter, so that no SDK call is refused as unknown.
 func TestOpenAIGoParamsAreKnown(t *testing.T) {
 	for api, typ := range map[string]reflect.Type{
 		"chat":      reflect.TypeFor[oai.ChatCompletionNewParams](),
 		"responses": reflect.TypeFor[responses.ResponseNewParams](),
+		"compact":   reflect.TypeFor[responses.ResponseCompactParams](),
 	} {
 		n := 0
 		sdkFields(typ, nil, map[reflect.Type]bool{}, func(p []ParamStep) {
