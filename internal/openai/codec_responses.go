@@ -166,7 +166,7 @@ func (t *responsesTurn) Render(a *provider.Answer, reply *scenario.Reply, s answ
 	if !req.Stream {
 		return answer.Rendered{JSON: ra.Object()}
 	}
-	return answer.Rendered{SSE: NewResponsesStream(ra, s.Split, s.TokensPerChunk)}
+	return answer.Rendered{SSE: NewResponsesStreamUntil(t.x.Ctx.Done(), ra, s.Split, s.TokensPerChunk)}
 }
 
 // Delivered stores the response unless the request says store:false, as
@@ -271,7 +271,7 @@ func serveResponseByID(x *provider.Exchange) provider.Response {
 			plain.NoObfuscation = true
 			a = &plain
 		}
-		return replay(a.Stream(split, stored.TokensPerChunk), x.Request.URL.Query().Get("starting_after"))
+		return replay(a.StreamUntil(x.Ctx.Done(), split, stored.TokensPerChunk), x.Request.URL.Query().Get("starting_after"))
 	case x.Request.Method == http.MethodDelete:
 		// The history keeps other records (stored chat completions): only
 		// a response is deleted here.

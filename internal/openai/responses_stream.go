@@ -42,7 +42,17 @@ import (
 // response has status failed and error {code, message}.
 // No payload has a top-level "error" key.
 func (a *ResponseAnswer) Stream(split func(string) []string, tokensPerChunk int) *SSE {
+	return a.StreamUntil(nil, split, tokensPerChunk)
+}
+
+// StreamUntil is Stream, rendering no event once done is closed: the
+// stream is rendered before any of it is written, and a long answer's
+// events each hold its whole text, so a client that left must not wait
+// for them all (done is the request's context's; the stream is then
+// never delivered).
+func (a *ResponseAnswer) StreamUntil(done <-chan struct{}, split func(string) []string, tokensPerChunk int) *SSE {
 	w := newEventWriter()
+	w.done = done
 	w.emit("response.created", responseEvent{Response: a.snapshot()})
 	w.emit("response.in_progress", responseEvent{Response: a.snapshot()})
 	if a.Failure != nil {
@@ -111,6 +121,8 @@ type eventWriter struct {
 	seq int
 	buf bytes.Buffer
 	enc *json.Encoder
+	// done, once closed, stops the rendering: emit adds nothing more.
+	done <-chan struct{}
 }
 
 func newEventWriter() *eventWriter {
@@ -124,6 +136,11 @@ func newEventWriter() *eventWriter {
 // The payloads are plain structs of strings, numbers and the package's
 // JSON types, which always encode.
 func (w *eventWriter) emit(typ string, payload any) {
+	select {
+	case <-w.done:
+		return
+	default:
+	}
 	w.buf.Reset()
 	_ = w.enc.Encode(payload)
 	body := bytes.TrimSuffix(w.buf.Bytes(), []byte("\n"))
@@ -213,7 +230,13 @@ type ResponsesStream struct {
 
 // NewResponsesStream renders a as its stream (see ResponseAnswer.Stream).
 func NewResponsesStream(a *ResponseAnswer, split func(string) []string, tokensPerChunk int) *ResponsesStream {
-	return &ResponsesStream{SSE: a.Stream(split, tokensPerChunk), answer: a}
+	return NewResponsesStreamUntil(nil, a, split, tokensPerChunk)
+}
+
+// NewResponsesStreamUntil is NewResponsesStream rendered until done is
+// closed (see ResponseAnswer.StreamUntil).
+func NewResponsesStreamUntil(done <-chan struct{}, a *ResponseAnswer, split func(string) []string, tokensPerChunk int) *ResponsesStream {
+	return &ResponsesStream{SSE: a.StreamUntil(done, split, tokensPerChunk), answer: a}
 }
 
 // Opening implements provider.FailingStream: a response is announced,
