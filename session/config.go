@@ -131,7 +131,7 @@ type JournalConfig struct {
 	// RedactHeaders names request headers, case-insensitively, whose
 	// values the journal shows as journal.Redacted, beyond the
 	// credentials it always hides (Authorization, Api-Key, X-Api-Key,
-	// Proxy-Authorization, Cookie and the session key).
+	// X-Goog-Api-Key, Proxy-Authorization, Cookie and the session key).
 	RedactHeaders []string `json:"redact_headers,omitempty"`
 }
 

@@ -108,12 +108,13 @@ func withoutPartialRune(p []byte) []byte {
 }
 
 // credentialHeaders are the request headers the journal never shows, by
-// lowercase name: the provider keys of every SDK, proxies' credentials,
-// cookies and the session key.
+// lowercase name: the provider keys of every SDK (Gemini's genai sends
+// x-goog-api-key), proxies' credentials, cookies and the session key.
 var credentialHeaders = map[string]bool{
 	"authorization":                   true,
 	"api-key":                         true,
 	"x-api-key":                       true,
+	"x-goog-api-key":                  true,
 	"proxy-authorization":             true,
 	"cookie":                          true,
 	strings.ToLower(HeaderSessionKey): true,

@@ -28,6 +28,7 @@ func TestJournalHeaders(t *testing.T) {
 	h.Set("Transfer-Encoding", "chunked")
 	h.Set("Content-Length", "12")
 	h.Set("Api-Key", "azure-secret")
+	h.Set("X-Goog-Api-Key", "gemini-secret")
 	h.Set("Cookie", "session=secret")
 	h.Set("Proxy-Authorization", "Basic secret")
 	h.Set("User-Agent", "agent/1")
@@ -35,7 +36,7 @@ func TestJournalHeaders(t *testing.T) {
 	h.Set("X-Stainless-Retry-Count", "not a number")
 	got := journalHeaders(h, []string{"USER-AGENT"})
 	assert.Equal(t, map[string]string{
-		"x-multi": "a, b", "api-key": journal.Redacted, "cookie": journal.Redacted,
+		"x-multi": "a, b", "api-key": journal.Redacted, "x-goog-api-key": journal.Redacted, "cookie": journal.Redacted,
 		"proxy-authorization": journal.Redacted, "user-agent": journal.Redacted,
 		"x-stainless-lang": "go", "x-stainless-retry-count": "not a number",
 	}, got)
