@@ -37,7 +37,19 @@ type threadTurn struct {
 var (
 	_ runtime.Stored    = (*threadTurn)(nil)
 	_ runtime.Described = (*threadTurn)(nil)
+	_ runtime.Claimed   = (*threadTurn)(nil)
 )
+
+// Unclaimed implements runtime.Claimed: a fork of the session may
+// continue a turn its original is continuing.
+func (t *threadTurn) Unclaimed() runtime.Stored {
+	if !t.inFlight {
+		return t
+	}
+	c := *t
+	c.inFlight = false
+	return &c
+}
 
 // StoredKind implements runtime.Described: a turn is the message that
 // answered it, a Message object.

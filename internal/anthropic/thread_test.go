@@ -36,3 +36,23 @@ func TestThreadClaims(t *testing.T) {
 	assert.Equal(t, codeThreadNotFound, err.Code)
 	assert.Equal(t, 404, err.Status)
 }
+
+// TestThreadClaimsStayWithTheOriginal forks a runtime while a continue
+// holds a turn: the fork, which has no request in flight, may continue
+// the turn, and the original still holds it.
+func TestThreadClaimsStayWithTheOriginal(t *testing.T) {
+	rt := runtime.New(runtime.Settings{HistoryCapacity: 8, HistoryMaxBytes: 1 << 20})
+	defer rt.Retire()
+	turn := &threadTurn{id: "msg_1", model: "m"}
+	turn.measure()
+	require.True(t, rt.Store(turn))
+	require.Nil(t, claimThread(rt, "msg_1"))
+
+	fork, ok := rt.Clone(nil)
+	require.True(t, ok)
+	defer fork.Retire()
+	assert.Nil(t, claimThread(fork, "msg_1"), "the fork holds no claim of the original's request")
+	err := claimThread(rt, "msg_1")
+	require.NotNil(t, err)
+	assert.Equal(t, codeThreadContinueInFlight, err.Code)
+}

@@ -31,8 +31,9 @@ import (
 //
 // Values that nobody changes once made are shared rather than copied: the
 // scripted replies inside a reservation rolled back, the stored records of
-// the history (codecs put a new record in place of one they change) and
-// the kept Idempotency-Key answers.
+// the history (codecs put a new record in place of one they change; one
+// that holds a claim of a request in flight is copied without it, see
+// Claimed) and the kept Idempotency-Key answers.
 func (rt *Runtime) Clone(idSeed *uint64) (*Runtime, bool) {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
@@ -122,9 +123,18 @@ func (p *position) clone() position {
 	return position{next: p.next, back: slices.Clone(p.back)}
 }
 
-// clone returns a copy of h; the records are shared (see Clone).
+// clone returns a copy of h; the records are shared (see Clone), but for
+// those that hold a claim of a request in flight, which the copy keeps
+// without it (see Claimed).
 func (h *history) clone() history {
-	return history{byID: maps.Clone(h.byID), order: slices.Clone(h.order), bytes: h.bytes, seq: h.seq}
+	byID := maps.Clone(h.byID)
+	for id, k := range byID {
+		if c, ok := k.r.(Claimed); ok {
+			k.r = c.Unclaimed()
+			byID[id] = k
+		}
+	}
+	return history{byID: byID, order: slices.Clone(h.order), bytes: h.bytes, seq: h.seq}
 }
 
 func cloneRates(rates map[string]*modelBuckets) map[string]*modelBuckets {

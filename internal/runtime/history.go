@@ -13,6 +13,15 @@ type Stored interface {
 	Size() int64
 }
 
+// Claimed is implemented by a record that may hold a claim of a request
+// in flight, such as a message thread's turn that a request is
+// continuing. A clone leaves the requests in flight to its original, so
+// it keeps Unclaimed's copy: the record without the claim (the record
+// itself when it holds none), of the same size.
+type Claimed interface {
+	Unclaimed() Stored
+}
+
 // kept is one record of the history, with its size computed once, and
 // the storing that kept it (see slot).
 type kept struct {
