@@ -1,7 +1,6 @@
 package openai
 
 import (
-	"bytes"
 	"encoding/json"
 	"net/http"
 
@@ -89,17 +88,8 @@ func decodeCompactRequest(body []byte) (*ResponsesRequest, *Error) {
 	if err := decodeBody(body, &c); err != nil {
 		return nil, err
 	}
-	var probe struct {
-		Model json.RawMessage `json:"model"`
-	}
-	_ = json.Unmarshal(bytes.TrimSpace(body), &probe) // decodeBody has parsed the same bytes
-	switch {
-	case probe.Model == nil:
-		return nil, MissingParameter("model")
-	case provider.JSONKind(probe.Model) == "null":
-		return nil, InvalidType("model", "a string", "null")
-	case c.Model == "":
-		return nil, ResponsesModelNotFound("", nil, false)
+	if err := checkResponsesModel(body, c.Model); err != nil {
+		return nil, err
 	}
 	req := &ResponsesRequest{Model: c.Model, Input: c.Input, Instructions: c.Instructions,
 		PreviousResponseID: c.PreviousResponseID, PromptCacheKey: c.PromptCacheKey,

@@ -126,17 +126,8 @@ func DecodeResponsesRequest(body []byte) (*ResponsesRequest, *Error) {
 	if err := decodeBody(body, &req); err != nil {
 		return nil, err
 	}
-	var probe struct {
-		Model json.RawMessage `json:"model"`
-	}
-	_ = json.Unmarshal(bytes.TrimSpace(body), &probe) // decodeBody has parsed the same bytes
-	switch {
-	case probe.Model == nil:
-		return nil, MissingParameter("model")
-	case provider.JSONKind(probe.Model) == "null":
-		return nil, InvalidType("model", "a string", "null")
-	case req.Model == "":
-		return nil, ResponsesModelNotFound("", nil, false)
+	if err := checkResponsesModel(body, req.Model); err != nil {
+		return nil, err
 	}
 	if present(req.Messages) {
 		return nil, movedParam("messages")
@@ -665,3 +656,21 @@ func (r *ResponsesRequest) Format() *scenario.ResponseFormat { return r.format }
 // Stores reports whether the response is to be stored: store defaults to
 // true on the Responses API.
 func (r *ResponsesRequest) Stores() bool { return r.Store == nil || *r.Store }
+
+// checkResponsesModel refuses a Responses body (or a compact body) whose
+// model is missing, null or empty; model is what the body decoded to.
+func checkResponsesModel(body []byte, model string) *Error {
+	var probe struct {
+		Model json.RawMessage `json:"model"`
+	}
+	_ = json.Unmarshal(bytes.TrimSpace(body), &probe) // the caller has parsed the same bytes
+	switch {
+	case probe.Model == nil:
+		return MissingParameter("model")
+	case provider.JSONKind(probe.Model) == "null":
+		return InvalidType("model", "a string", "null")
+	case model == "":
+		return ResponsesModelNotFound("", nil, false)
+	}
+	return nil
+}
