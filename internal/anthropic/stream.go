@@ -26,8 +26,8 @@ type stream struct {
 	first []int
 	n     int
 	// contextManagement, set for a request to the beta API, is its
-	// context_management; the beta fields go out with it (see
-	// response_beta.go).
+	// context_management, and iterations its usage.iterations; the beta
+	// fields go out with them (see response_beta.go).
 	contextManagement json.RawMessage
 	iterations        json.RawMessage
 }
@@ -48,8 +48,9 @@ type streamBlock struct {
 	cites []citation
 }
 
-// deltas is the number of delta events of b: its chunks, and for a
-// thinking block the signature.
+// deltas is the number of delta events of b: its citations and its
+// chunks, and for a thinking block the signature; none for a block its
+// start carries whole.
 func (b *streamBlock) deltas() int {
 	if b.start != nil {
 		return 0
@@ -315,8 +316,8 @@ func (b *streamBlock) startBlock() any {
 	return textBlock{Type: "text"}
 }
 
-// delta is b's delta k: chunk k, or after a thinking block's chunks its
-// signature.
+// delta is b's delta k: its citations first (a citations_delta each),
+// then its chunks, and after a thinking block's chunks its signature.
 func (b *streamBlock) delta(k int, signature string) any {
 	if k < len(b.cites) {
 		return citationsDelta{Type: "citations_delta", Citation: b.cites[k]}
