@@ -39,20 +39,23 @@ func serve(x *provider.Exchange, decode Decoder) (res provider.Response) {
 		return *refused
 	}
 	stop := cutAtStop(&reply, req.StopSequences)
-	if k, _ := scenario.NormalizeFinish(reply.FinishReason); k == scenario.FinishStopSequence && stop == "" && len(req.StopSequences) > 0 {
-		// A scripted stop at a stop sequence stops at the request's first.
-		stop = req.StopSequences[0]
-	}
 	a := build(x, req, &reply, turn.Spec(&reply), &prompt)
 	a.StopSequence = stop
-	settings := x.StreamSettings()
-	out := turn.Render(&a, &reply, Stream{TokensPerChunk: settings.TokensPerChunk, Split: tokens.Splitter(x.Ctx, req.Model)})
 	var failure *apierr.Error
 	if x.StreamError != nil {
 		failure = x.Codec.Resolve(apierr.Scripted(x.StreamError))
 	}
-	return provider.Response{JSON: out.JSON, SSE: out.SSE, Pacing: settings, Reservation: reservation,
-		Delivered: turn.Delivered(failure)}
+	res = respond(x, turn, &a, &reply, failure)
+	res.Reservation = reservation
+	return res
+}
+
+// respond renders a, built from reply, as the turn's response: steps 10
+// and 11. failure is the error a stream fails with part-way, if any.
+func respond(x *provider.Exchange, turn Turn, a *provider.Answer, reply *scenario.Reply, failure *apierr.Error) provider.Response {
+	settings := x.StreamSettings()
+	out := turn.Render(a, reply, Stream{TokensPerChunk: settings.TokensPerChunk, Split: tokens.Splitter(x.Ctx, turn.Request().Model)})
+	return provider.Response{JSON: out.JSON, SSE: out.SSE, Pacing: settings, Delivered: turn.Delivered(failure)}
 }
 
 // nothingGenerated answers a turn that asks for no output (Anthropic's
@@ -67,16 +70,15 @@ func nothingGenerated(x *provider.Exchange, turn Turn, prompt *Prompt) provider.
 	}
 	reply := scenario.Reply{FinishReason: string(scenario.FinishLength)}
 	a := build(x, req, &reply, turn.Spec(&reply), prompt)
-	settings := x.StreamSettings()
-	out := turn.Render(&a, &reply, Stream{TokensPerChunk: settings.TokensPerChunk, Split: tokens.Splitter(x.Ctx, req.Model)})
-	return provider.Response{JSON: out.JSON, SSE: out.SSE, Pacing: settings, Delivered: turn.Delivered(nil)}
+	return respond(x, turn, &a, &reply, nil)
 }
 
 // Count returns the route that counts the prompt tokens of a request that
 // decode understands, without answering it: the steps of Serve up to the
 // prompt's count, the model's rules included but not the context window,
 // taking no reply and leaving the prompt cache alone. body renders the
-// count. The journal records the request with no endpoint and not
+// count, unless the turn is a CountRenderer (body may be nil when every
+// turn decode returns is one). The journal records the request with no endpoint and not
 // streamed: a count calls no model, so filtering on the endpoint it
 // counts for must not see it.
 func Count(decode Decoder, body func(tokens int) any) func(*provider.Exchange) provider.Response {

@@ -17,9 +17,20 @@ import (
 // content_filter, which stands whatever the text. Thinking, which no
 // provider documents stop sequences for, and refusals are left whole.
 //
+// A reply that scripts finish_reason stop_sequence and meets none stops
+// at the first of stops, uncut.
+//
 // reply is the request's own copy: only its fields are replaced, never the
 // scenario's slices or strings.
 func cutAtStop(reply *scenario.Reply, stops []string) string {
+	stop := cutAtFirstStop(reply, stops)
+	if k, _ := scenario.NormalizeFinish(reply.FinishReason); k == scenario.FinishStopSequence && stop == "" && len(stops) > 0 {
+		stop = stops[0]
+	}
+	return stop
+}
+
+func cutAtFirstStop(reply *scenario.Reply, stops []string) string {
 	if len(stops) == 0 {
 		return ""
 	}

@@ -26,7 +26,6 @@ type messagesTurn struct {
 	// until Settle; answer is the answer it delivers (see Delivered).
 	claimed string
 	answer  *provider.Answer
-	refusal bool
 }
 
 var (
@@ -206,8 +205,6 @@ func (t *messagesTurn) Render(a *provider.Answer, reply *scenario.Reply, s answe
 		}
 	}
 	t.answer = a
-	reason, _ := stopReason(a)
-	t.refusal = reason == "refusal"
 	switch {
 	case !t.req.Stream && t.req.beta:
 		return answer.Rendered{JSON: newBetaMessage(a, category, t.req)}
@@ -229,7 +226,10 @@ func (t *messagesTurn) Render(a *provider.Answer, reply *scenario.Reply, s answe
 // it", and the SDK starts a new thread after either: its recordReply and
 // recordPartialReply). Without a thread the Messages API stores nothing.
 func (t *messagesTurn) Delivered(failure *apierr.Error) func() {
-	if t.req.Thread == nil || failure != nil || t.answer == nil || t.refusal {
+	if t.req.Thread == nil || failure != nil || t.answer == nil {
+		return nil
+	}
+	if reason, _ := stopReason(t.answer); reason == "refusal" {
 		return nil
 	}
 	rt, continued := t.x.Runtime, t.claimed
@@ -251,8 +251,12 @@ func (t *messagesTurn) Settle() {
 // signature is the signature of a thinking block: opaque to clients, which
 // send it back unchanged, and the same for the same thinking.
 func signature(thinking string) string {
-	sum := sha256.Sum256([]byte("llmtestserver thinking\x00" + thinking))
+	sum := thinkingDigest(thinking)
 	return base64.StdEncoding.EncodeToString(append(sum[:], sum[:]...))
+}
+
+func thinkingDigest(thinking string) [sha256.Size]byte {
+	return sha256.Sum256([]byte("llmtestserver thinking\x00" + thinking))
 }
 
 // omittedSignature is the signature of a thinking block shown with
@@ -260,7 +264,7 @@ func signature(thinking string) string {
 // text: it vouches for itself (a tag over the thinking's digest), so that
 // the replay check needs no text (see validSignature).
 func omittedSignature(thinking string) string {
-	digest := sha256.Sum256([]byte("llmtestserver thinking\x00" + thinking))
+	digest := thinkingDigest(thinking)
 	return base64.StdEncoding.EncodeToString(append(omittedTag(digest[:]), digest[:]...))
 }
 

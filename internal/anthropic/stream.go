@@ -75,10 +75,10 @@ func NewStream(a *provider.Answer, category string, split func(string) []string,
 	s.reason, s.seq = stopReason(a)
 	s.details = refusalDetails(a, category)
 	if a.Thinking != "" {
-		b := streamBlock{kind: "thinking", text: a.Thinking, off: chunkOffsets(a.Thinking, split, tokensPerChunk)}
-		if a.ThinkingOmitted {
-			// Omitted thinking streams its signature_delta only.
-			b.text, b.off = "", []int{0}
+		// Omitted thinking streams its signature_delta only.
+		b := streamBlock{kind: "thinking", off: []int{0}}
+		if !a.ThinkingOmitted {
+			b.text, b.off = a.Thinking, chunkOffsets(a.Thinking, split, tokensPerChunk)
 		}
 		s.blocks = append(s.blocks, b)
 	}

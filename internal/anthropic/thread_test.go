@@ -12,11 +12,7 @@ import (
 // at a time (a second meanwhile is thread_continue_in_flight), released
 // when the continue is not delivered, and a turn continued once only.
 func TestThreadClaims(t *testing.T) {
-	rt := runtime.New(runtime.Settings{HistoryCapacity: 8, HistoryMaxBytes: 1 << 20})
-	defer rt.Retire()
-	turn := &threadTurn{id: "msg_1", model: "m"}
-	turn.measure()
-	require.True(t, rt.Store(turn))
+	rt := runtimeWithTurn(t, "msg_1")
 
 	require.Nil(t, claimThread(rt, "msg_1"))
 	err := claimThread(rt, "msg_1")
@@ -41,11 +37,7 @@ func TestThreadClaims(t *testing.T) {
 // holds a turn: the fork, which has no request in flight, may continue
 // the turn, and the original still holds it.
 func TestThreadClaimsStayWithTheOriginal(t *testing.T) {
-	rt := runtime.New(runtime.Settings{HistoryCapacity: 8, HistoryMaxBytes: 1 << 20})
-	defer rt.Retire()
-	turn := &threadTurn{id: "msg_1", model: "m"}
-	turn.measure()
-	require.True(t, rt.Store(turn))
+	rt := runtimeWithTurn(t, "msg_1")
 	require.Nil(t, claimThread(rt, "msg_1"))
 
 	fork, ok := rt.Clone(nil)
@@ -55,4 +47,16 @@ func TestThreadClaimsStayWithTheOriginal(t *testing.T) {
 	err := claimThread(rt, "msg_1")
 	require.NotNil(t, err)
 	assert.Equal(t, codeThreadContinueInFlight, err.Code)
+}
+
+// runtimeWithTurn is a runtime, retired when t ends, that holds the thread
+// turn id.
+func runtimeWithTurn(t *testing.T, id string) *runtime.Runtime {
+	t.Helper()
+	rt := runtime.New(runtime.Settings{HistoryCapacity: 8, HistoryMaxBytes: 1 << 20})
+	t.Cleanup(rt.Retire)
+	turn := &threadTurn{id: id, model: "m"}
+	turn.measure()
+	require.True(t, rt.Store(turn))
+	return rt
 }

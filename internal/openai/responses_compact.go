@@ -45,17 +45,24 @@ type CompactedResponse struct {
 // journalled and counted as POST /v1/responses/input_tokens is (see
 // answer.Count), its input tokens those POST /v1/responses would report
 // for the same conversation.
-func serveCompact(x *provider.Exchange) provider.Response {
-	var turn *responsesTurn
-	decode := func(x *provider.Exchange, body []byte) (answer.Turn, *apierr.Error) {
-		t, err := decodeCompactTurn(x, body)
-		turn = t
-		if t == nil { // a nil *responsesTurn must not become a non-nil answer.Turn
-			return nil, err
-		}
-		return t, err
+var serveCompact = answer.Count(decodeCompact, nil)
+
+// compactTurn is a compaction request: the Responses turn of its body,
+// whose count renders as the compacted response (answer.CountRenderer).
+type compactTurn struct{ *responsesTurn }
+
+var _ answer.CountRenderer = compactTurn{}
+
+// CountBody implements answer.CountRenderer.
+func (t compactTurn) CountBody(inputTokens int) any { return compacted(t.responsesTurn, inputTokens) }
+
+// decodeCompact is the answer.Decoder of POST /v1/responses/compact.
+func decodeCompact(x *provider.Exchange, body []byte) (answer.Turn, *apierr.Error) {
+	t, err := decodeCompactTurn(x, body)
+	if t == nil { // a nil *responsesTurn must not become a non-nil answer.Turn
+		return nil, err
 	}
-	return answer.Count(decode, func(n int) any { return compacted(turn, n) })(x)
+	return compactTurn{t}, err
 }
 
 // decodeCompactTurn checks the body as the API does, with the checks POST
