@@ -16,6 +16,9 @@ const (
 	// EndpointEmbeddings is OpenAI's POST /v1/embeddings. Only scenarios
 	// that name it answer it; without one, embeddings are computed.
 	EndpointEmbeddings Endpoint = "embeddings"
+	// EndpointGenerateContent is Gemini's models/{m}:generateContent and
+	// :streamGenerateContent.
+	EndpointGenerateContent Endpoint = "generate_content"
 )
 
 // Conversational reports whether e is answered by conversational scenarios:

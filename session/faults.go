@@ -104,7 +104,8 @@ const (
 
 // chaosEndpoints are the endpoints chaos rules apply to: the
 // conversational ones.
-var chaosEndpoints = []scenario.Endpoint{scenario.EndpointChatCompletions, scenario.EndpointResponses, scenario.EndpointMessages}
+var chaosEndpoints = []scenario.Endpoint{scenario.EndpointChatCompletions, scenario.EndpointResponses, scenario.EndpointMessages,
+	scenario.EndpointGenerateContent}
 
 // validate reports the first field of l that cannot be applied.
 func (l *RateLimitsConfig) validate() *ConfigError {

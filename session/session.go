@@ -41,6 +41,11 @@ func (s *Session) BaseURL() string { return s.baseURL("openai") }
 // which is none, since that SDK appends /v1 to its base URL itself.
 func (s *Session) AnthropicBaseURL() string { return s.baseURL("anthropic") }
 
+// GeminiBaseURL returns the base URL to give Google's genai SDK
+// (HTTPOptions.BaseURL): the server's root, since that SDK appends the
+// API version (/v1beta, or /v1beta1 for Vertex AI) itself.
+func (s *Session) GeminiBaseURL() string { return s.baseURL("gemini") }
+
 // Endpoint returns the server's root URL, where /admin-api/ lives: the
 // address of the server itself, which no provider's SDK takes as it is
 // (BaseURL and AnthropicBaseURL are theirs).

@@ -63,6 +63,9 @@ type Cache struct {
 	// as Anthropic's cache_control does (see runtime.CacheAtBreakpoints).
 	Breakpoints []runtime.Breakpoint
 	Rule        runtime.BreakpointRule
+	// Read, when set, is the tokens a prompt reads from a cache the
+	// request names (Gemini's cachedContent): read whole, written never.
+	Read int
 }
 
 // meet reports, and remembers, how a prompt of segments for model meets
@@ -70,6 +73,8 @@ type Cache struct {
 // written to it, and those of them written with the one-hour TTL.
 func (c *Cache) meet(rt *runtime.Runtime, model string, segments []runtime.PromptSegment) (read, write, write1h int) {
 	switch {
+	case c.Read > 0:
+		return c.Read, 0, 0
 	case c.Prefix != nil:
 		return rt.CachedTokens(model, c.Key, segments, *c.Prefix), 0, 0
 	case len(c.Breakpoints) > 0:

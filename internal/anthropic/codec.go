@@ -42,8 +42,8 @@ func (Codec) Claims(r *http.Request) bool {
 
 // APIKey implements provider.Codec: x-api-key, or a bearer token, which
 // is what v2 of the Go SDK sends.
-func (Codec) APIKey(h http.Header) (string, bool) {
-	key, _ := APIKey(h)
+func (Codec) APIKey(r *http.Request) (string, bool) {
+	key, _ := APIKey(r.Header)
 	return key, key != ""
 }
 

@@ -44,7 +44,7 @@ func Serve(w http.ResponseWriter, r *http.Request, rt *runtime.Runtime, codec pr
 	}
 	var res provider.Response
 	var idem *idempotent // the Idempotency-Key the request claimed, if any
-	if key, present := codec.APIKey(r.Header); !rt.KeyAccepted(key) {
+	if key, present := codec.APIKey(r); !rt.KeyAccepted(key) {
 		err := codec.AuthError(!present, key)
 		if atDefault && present {
 			err = withSessionHint(err)

@@ -31,8 +31,8 @@ func (fakeCodec) Routes() []provider.Route  { return nil }
 func (fakeCodec) Claims(*http.Request) bool { return true }
 func (fakeCodec) Catalog() []string         { return []string{"m"} }
 func (fakeCodec) BasePath() string          { return "" }
-func (fakeCodec) APIKey(h http.Header) (string, bool) {
-	k := h.Get("X-Fake-Key")
+func (fakeCodec) APIKey(r *http.Request) (string, bool) {
+	k := r.Header.Get("X-Fake-Key")
 	return k, k != ""
 }
 func (fakeCodec) AuthError(missing bool, key string) *apierr.Error {

@@ -52,8 +52,8 @@ func (Codec) Claims(*http.Request) bool { return true }
 
 // APIKey implements provider.Codec: OpenAI's SDKs send the key as a
 // bearer token.
-func (Codec) APIKey(h http.Header) (string, bool) {
-	token, found := strings.CutPrefix(h.Get("Authorization"), "Bearer ")
+func (Codec) APIKey(r *http.Request) (string, bool) {
+	token, found := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	return token, found && token != ""
 }
 

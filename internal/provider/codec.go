@@ -25,8 +25,9 @@ type Codec interface {
 	// serve (GET /v1/models) speaks this codec, as its headers tell.
 	Claims(r *http.Request) bool
 	// APIKey returns the provider key the request presents, and whether
-	// it presents one at all.
-	APIKey(h http.Header) (key string, present bool)
+	// it presents one at all: in a header, or (Gemini's ?key=) in its
+	// query.
+	APIKey(r *http.Request) (key string, present bool)
 	// AuthError is the error for a request that presents no key (missing)
 	// or a wrong one (key).
 	AuthError(missing bool, key string) *apierr.Error

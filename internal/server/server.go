@@ -8,6 +8,7 @@ import (
 	"github.com/llmtestserver/llmtestserver/internal/anthropic"
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
 	"github.com/llmtestserver/llmtestserver/internal/dashboard"
+	"github.com/llmtestserver/llmtestserver/internal/gemini"
 	"github.com/llmtestserver/llmtestserver/internal/httpx"
 	"github.com/llmtestserver/llmtestserver/internal/openai"
 	"github.com/llmtestserver/llmtestserver/internal/provider"
@@ -30,9 +31,10 @@ type Options struct {
 }
 
 // codecs are the providers the server speaks, in the order they are asked
-// to claim a request to a route several of them serve. The last one, the
-// fallback, also answers requests to routes nobody serves.
-var codecs = []provider.Codec{anthropic.Codec{}, openai.Codec{}}
+// to claim a request to a route several of them serve. Gemini comes first:
+// it claims only what its headers, key or paths say is its own. The last
+// one, the fallback, also answers requests to routes nobody serves.
+var codecs = []provider.Codec{gemini.Codec{}, anthropic.Codec{}, openai.Codec{}}
 
 // BasePath is the path under the server's root that the SDKs of the
 // provider called name (a codec's Name: "openai", "anthropic") take as

@@ -134,11 +134,11 @@ func TestAdminDashboardAndHeaderLimit(t *testing.T) {
 
 // The base paths the sessions' base URLs are made of are the codecs' own.
 func TestBasePaths(t *testing.T) {
-	for name, want := range map[string]string{"openai": "/v1", "anthropic": ""} {
+	for name, want := range map[string]string{"openai": "/v1", "anthropic": "", "gemini": ""} {
 		got, ok := server.BasePath(name)
 		assert.True(t, ok, name)
 		assert.Equal(t, want, got, name)
 	}
-	_, ok := server.BasePath("gemini")
+	_, ok := server.BasePath("mistral")
 	assert.False(t, ok, "a provider the server does not speak")
 }

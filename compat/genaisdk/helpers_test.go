@@ -1,0 +1,37 @@
+package genaisdk_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/llmtestserver/llmtestserver/llmtest"
+	"github.com/llmtestserver/llmtestserver/session"
+	"github.com/stretchr/testify/require"
+	"google.golang.org/genai"
+)
+
+// model is the model the tests talk to.
+const model = "gemini-2.5-flash"
+
+// newSession starts a server and opens one session on it, both closed
+// when t ends.
+func newSession(t *testing.T, opts ...session.Option) *session.Session {
+	t.Helper()
+	return llmtest.NewServer(t).NewSession(t, opts...)
+}
+
+// clientFor is a Gemini API client of sess, as the README sets one up.
+func clientFor(t *testing.T, sess *session.Session, apiKey string) *genai.Client {
+	t.Helper()
+	c, err := genai.NewClient(context.Background(), &genai.ClientConfig{
+		APIKey:      apiKey,
+		Backend:     genai.BackendGeminiAPI,
+		HTTPClient:  sess.HTTPClient(),
+		HTTPOptions: genai.HTTPOptions{BaseURL: sess.GeminiBaseURL()},
+	})
+	require.NoError(t, err)
+	return c
+}
+
+// client is clientFor with any key, which a session without one accepts.
+func client(t *testing.T, sess *session.Session) *genai.Client { return clientFor(t, sess, "test-key") }
