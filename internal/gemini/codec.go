@@ -60,8 +60,14 @@ func (Codec) Claims(r *http.Request) bool {
 			return true
 		}
 	}
+	// Under /v1/models/ only a Gemini method is Gemini's: OpenAI's
+	// fine-tuned model IDs (ft:gpt-4.1-mini:org::id) hold colons too.
 	rest, ok := strings.CutPrefix(p, "/v1/models/")
-	return ok && strings.Contains(rest, ":")
+	if i := strings.LastIndexByte(rest, ':'); ok && i >= 0 {
+		_, known := wantMethod[rest[i+1:]]
+		return known
+	}
+	return false
 }
 
 // APIKey implements provider.Codec: x-goog-api-key (what genai sends),
