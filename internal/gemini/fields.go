@@ -142,7 +142,7 @@ func normalizeMessage(obj map[string]any, m *message, path string) (map[string]a
 	for _, name := range names {
 		v := obj[name]
 		camel := camelCase(name)
-		if _, known := m.fields[camel]; !known {
+		if _, known := m.fields[camel]; !known || camel != name && snakeCase(camel) != name {
 			return nil, unknownField(protoPath(path), name)
 		}
 		if camel != name {
@@ -186,12 +186,12 @@ func number(v any, f *field, path string) (any, *apierr.Error) {
 		return nil, wrongType(path, typeOf(f), shown(v))
 	}
 	if f.kind == kindInt {
-		if _, err := strconv.ParseInt(string(n), 10, 32); err != nil {
+		if _, err := strconv.ParseInt(string(n), 10, 32); err != nil || !json.Valid([]byte(n)) {
 			return nil, wrongType(path, typeOf(f), shown(v))
 		}
 		return n, nil
 	}
-	if _, err := strconv.ParseFloat(string(n), 64); err != nil {
+	if _, err := strconv.ParseFloat(string(n), 64); err != nil || !json.Valid([]byte(n)) {
 		return nil, wrongType(path, typeOf(f), shown(v))
 	}
 	return n, nil

@@ -173,26 +173,32 @@ func lowerSchema(raw json.RawMessage) json.RawMessage {
 	return out
 }
 
+// lowerTypes rewrites one schema: its type in lower case, the OpenAPI
+// keywords JSON Schema lacks dropped (nullable widens the type to null),
+// and its subschemas the same way. The keys under properties are names,
+// not keywords: each value there is a schema of its own.
 func lowerTypes(v any) any {
 	switch v := v.(type) {
 	case map[string]any:
-		for k, item := range v {
-			switch k {
-			case "type":
-				if s, ok := item.(string); ok {
-					v[k] = strings.ToLower(s)
-				}
-			case "propertyOrdering", "nullable", "format", "example", "title":
-				if k != "format" && k != "title" {
-					delete(v, k)
-				}
-			case "enum", "required":
-			default:
-				v[k] = lowerTypes(item)
+		nullable, _ := v["nullable"].(bool)
+		delete(v, "nullable")
+		delete(v, "propertyOrdering")
+		delete(v, "example")
+		if s, ok := v["type"].(string); ok {
+			v["type"] = strings.ToLower(s)
+			if nullable {
+				v["type"] = []any{strings.ToLower(s), "null"}
 			}
 		}
-		if nullable, _ := v["nullable"].(bool); nullable {
-			delete(v, "nullable")
+		if props, ok := v["properties"].(map[string]any); ok {
+			for name, schema := range props {
+				props[name] = lowerTypes(schema)
+			}
+		}
+		for _, k := range []string{"items", "anyOf", "oneOf", "allOf", "not", "additionalProperties"} {
+			if sub, ok := v[k]; ok {
+				v[k] = lowerTypes(sub)
+			}
 		}
 		return v
 	case []any:
