@@ -6,7 +6,6 @@ import (
 
 	"github.com/llmtestserver/llmtestserver/internal/answer"
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
-	"github.com/llmtestserver/llmtestserver/internal/openai"
 	"github.com/llmtestserver/llmtestserver/internal/provider"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
@@ -107,7 +106,7 @@ func serveEmbed(x *provider.Exchange, t target) provider.Response {
 		if d := reqs[i].OutputDimensionality; d != nil {
 			dims = *d
 		}
-		vectors[i] = openai.Vector(texts[i], dims)
+		vectors[i] = answer.Vector(texts[i], dims)
 	}
 	res, reply, refused := answer.Scripted(x, norm)
 	if refused != nil {

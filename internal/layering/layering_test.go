@@ -21,7 +21,7 @@ import (
 const module = "github.com/llmtestserver/llmtestserver"
 
 // codecs are the packages that speak one provider's wire format.
-var codecs = []string{"internal/openai", "internal/anthropic"}
+var codecs = []string{"internal/openai", "internal/anthropic", "internal/gemini"}
 
 // neutral are the packages that must not reach a codec, even through
 // another package.
