@@ -19,11 +19,11 @@ type Entry struct {
 	// Duration is how long the server took to answer it.
 	Duration time.Duration
 	// Provider is the provider whose API the request called: "openai",
-	// "anthropic".
+	// "anthropic", "gemini".
 	Provider string
 	// Endpoint is the provider operation the request called, in words of
 	// no provider: "chat.completions", "responses", "messages",
-	// "embeddings" (see scenario.Endpoint); empty for a route that is no
+	// "generate_content", "embeddings" (see scenario.Endpoint); empty for a route that is no
 	// model call (count_tokens, input_tokens, stored objects).
 	Endpoint string
 	// Method and Path are the HTTP method and URL path of the request.

@@ -11,7 +11,9 @@
 //		option.WithAPIKey("provider-key"),
 //		option.WithHTTPClient(sess.HTTPClient()))
 //
-// Anthropic's SDK takes sess.AnthropicBaseURL() instead, the server's root.
+// Anthropic's SDK takes sess.AnthropicBaseURL() instead, the server's root,
+// and Google's genai sess.GeminiBaseURL() (HTTPOptions.BaseURL), the root
+// too.
 // The session's HTTP client adds the X-Llm-Test-Server-Session and
 // X-Llm-Test-Server-Session-Key headers to every request; they select and
 // authorize the session, independently of the provider API key.

@@ -83,7 +83,7 @@ type ChaosRule struct {
 	// StreamsOnly applies the rule to streamed requests only.
 	StreamsOnly bool `json:"streams_only,omitempty"`
 	// Endpoints, when set, are the only endpoints the rule applies to:
-	// "chat.completions", "responses", "messages".
+	// "chat.completions", "responses", "messages", "generate_content".
 	Endpoints []scenario.Endpoint `json:"endpoints,omitempty"`
 	// Models, when set, are the only models the rule applies to.
 	Models []string `json:"models,omitempty"`

@@ -143,11 +143,11 @@ func normalizeMessage(obj map[string]any, m *message, path string) (map[string]a
 		v := obj[name]
 		camel := camelCase(name)
 		if _, known := m.fields[camel]; !known || camel != name && snakeCase(camel) != name {
-			return nil, unknownField(protoPath(path), name)
+			return nil, unknownField(path, name)
 		}
 		if camel != name {
 			if _, both := obj[camel]; both {
-				return nil, invalidJSON("Duplicate field " + strconv.Quote(name) + " at '" + protoPath(path) + "'.")
+				return nil, invalidJSON("Duplicate field " + strconv.Quote(name) + " at '" + path + "'.")
 			}
 			if renamed == nil {
 				renamed = map[string]any{}
@@ -254,9 +254,6 @@ func join(path, name string) string {
 	}
 	return path + "." + name
 }
-
-// protoPath is path as the unknown-field error names it.
-func protoPath(path string) string { return path }
 
 // camelCase is a snake_case name in lowerCamelCase; a name already in
 // camelCase is unchanged.

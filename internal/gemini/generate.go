@@ -61,30 +61,37 @@ func countDecoder(t target) answer.Decoder {
 		} else if len(req.Contents) > 0 {
 			// Inferred wording: the request takes one or the other.
 			return nil, invalid("contents", "contents and generate_content_request cannot both be set.")
+		} else if info, ok := Lookup(t.Name); ok {
+			if err := validateGenerate(g, &info); err != nil {
+				return nil, err
+			}
+		} else if err := validateGenerate(g, nil); err != nil {
+			return nil, err
 		}
 		return newTurn(x, t, g, false, true)
 	}
 }
 
 func newTurn(x *provider.Exchange, t target, req *GenerateRequest, stream, counting bool) (*generateTurn, *apierr.Error) {
-	turn := &generateTurn{x: x, t: t, req: req, norm: req.Normalize(t.model(), stream), counting: counting}
-	if info, ok := Lookup(t.model()); ok {
+	turn := &generateTurn{x: x, t: t, req: req, norm: req.Normalize(t.Name, stream), counting: counting}
+	if info, ok := Lookup(t.Name); ok {
 		turn.info = &info
 	}
-	if !counting || len(req.Contents) > 0 || req.SystemInstruction != nil {
-		if err := validateGenerate(req, turn.info); err != nil && !(counting && len(req.Contents) == 0) {
+	if !counting {
+		// A count's contents are checked by its decoder.
+		if err := validateGenerate(req, turn.info); err != nil {
 			return turn, err
 		}
 	}
 	if req.CachedContent != "" {
-		c, err := useCache(x, req.CachedContent, t.model())
+		c, err := useCache(x, req.CachedContent, t.Name)
 		if err != nil {
 			return turn, err
 		}
 		turn.cache = c
 		turn.norm.System = c.systemText()
-		turn.norm.Messages = append(c.messages(t.model()), turn.norm.Messages...)
-		turn.norm.Tools = append(c.tools(t.model()), turn.norm.Tools...)
+		turn.norm.Messages = append(c.messages(t.Name), turn.norm.Messages...)
+		turn.norm.Tools = append(c.tools(t.Name), turn.norm.Tools...)
 	}
 	return turn, nil
 }
@@ -112,7 +119,7 @@ func (t *generateTurn) method() string {
 // does: 404, as for an unknown model.
 func (t *generateTurn) Rules() *apierr.Error {
 	if t.info != nil && !t.info.Supports(t.method()) {
-		return t.ModelNotFound(t.t.model(), t.x.Models(), len(t.x.Runtime.Settings().Models) > 0)
+		return t.ModelNotFound(t.t.Name, t.x.Models(), len(t.x.Runtime.Settings().Models) > 0)
 	}
 	return nil
 }

@@ -67,11 +67,6 @@ func parsePath(path string) (t target, ok bool) {
 	return t, true
 }
 
-// model is the model the target names, as the API writes it in errors:
-// "models/x" for the Developer API, the bare ID for a tuned model's path
-// too.
-func (t target) model() string { return t.Name }
-
 // wantMethod is the HTTP method each target method takes.
 var wantMethod = map[string]string{
 	"generateContent": http.MethodPost, "streamGenerateContent": http.MethodPost, "countTokens": http.MethodPost,
