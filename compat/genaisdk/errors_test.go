@@ -77,7 +77,7 @@ func TestModelNotFound(t *testing.T) {
 	e := apiError(t, err)
 	require.Equal(t, 404, e.Code)
 	require.Equal(t, "NOT_FOUND", e.Status)
-	require.Contains(t, e.Message, "models/gemini-2.5-flsh is not found for API version v1beta")
+	require.Contains(t, e.Message, "models/gemini-2.5-flsh is not found for API version v1,")
 	require.Contains(t, e.Message, ": gemini-2.5-flash, ")
 }
 

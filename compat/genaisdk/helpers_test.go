@@ -33,5 +33,19 @@ func clientFor(t *testing.T, sess *session.Session, apiKey string) *genai.Client
 	return c
 }
 
+// betaClient is a client of sess on v1beta, the version genai called by
+// default before v1.78.0 and the only one that serves context caching.
+func betaClient(t *testing.T, sess *session.Session) *genai.Client {
+	t.Helper()
+	c, err := genai.NewClient(context.Background(), &genai.ClientConfig{
+		APIKey:      "test-key",
+		Backend:     genai.BackendGeminiAPI,
+		HTTPClient:  sess.HTTPClient(),
+		HTTPOptions: genai.HTTPOptions{BaseURL: sess.GeminiBaseURL(), APIVersion: "v1beta"},
+	})
+	require.NoError(t, err)
+	return c
+}
+
 // client is clientFor with any key, which a session without one accepts.
 func client(t *testing.T, sess *session.Session) *genai.Client { return clientFor(t, sess, "test-key") }

@@ -2,7 +2,9 @@ package genaisdk_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -49,7 +51,7 @@ func TestEmbedContent(t *testing.T) {
 	b, err := c.Models.EmbedContent(context.Background(), "gemini-embedding-001", contents[:1], &genai.EmbedContentConfig{OutputDimensionality: &dims})
 	require.NoError(t, err)
 	require.Equal(t, a.Embeddings[0].Values, b.Embeddings[0].Values)
-	require.Equal(t, "/v1beta/models/gemini-embedding-001:batchEmbedContents", sess.Journal().Entries()[0].Path)
+	require.Equal(t, "/v1/models/gemini-embedding-001:batchEmbedContents", sess.Journal().Entries()[0].Path)
 	require.Equal(t, "embeddings", sess.Journal().Entries()[0].Endpoint)
 
 	// A generative model does not embed: 404, as the API answers.
@@ -89,12 +91,13 @@ func TestModelsListAndGet(t *testing.T) {
 
 // An explicit cache is created, read, listed, extended and deleted on the
 // session's clock; a request that uses it reports its tokens as
-// cachedContentTokenCount, within promptTokenCount.
+// cachedContentTokenCount, within promptTokenCount. Caching is a v1beta
+// API, which genai no longer calls by default.
 func TestCachedContents(t *testing.T) {
 	t.Parallel()
 	sess := newSession(t)
 	sess.Chat("c").Responds("from the cache").Repeat()
-	c := client(t, sess)
+	c := betaClient(t, sess)
 	doc := strings.Repeat("The cached document says many things about many topics. ", 200)
 	cache, err := c.Caches.Create(context.Background(), model, &genai.CreateCachedContentConfig{
 		DisplayName: "doc", TTL: time.Hour,
@@ -146,6 +149,36 @@ func TestCachedContents(t *testing.T) {
 	require.Contains(t, apiError(t, err).Message, "Cached content is too small")
 }
 
+// On v1, genai's default, there is no context caching and no -latest
+// alias, as genai's changelog for v1.78.0 warns; v1beta serves both.
+func TestStableVersionServesLess(t *testing.T) {
+	t.Parallel()
+	sess := newSession(t)
+	sess.Chat("c").Responds("ok").Repeat()
+	c := client(t, sess)
+	_, err := c.Caches.Create(context.Background(), model, &genai.CreateCachedContentConfig{
+		Contents: []*genai.Content{genai.NewContentFromText("doc", genai.RoleUser)}})
+	e := apiError(t, err)
+	require.Equal(t, 404, e.Code)
+	require.Contains(t, e.Message, `APIVersion: "v1beta"`)
+
+	_, err = c.Models.GenerateContent(context.Background(), "gemini-flash-latest", genai.Text("hi"), nil)
+	e = apiError(t, err)
+	require.Equal(t, 404, e.Code)
+	require.Contains(t, e.Message, "models/gemini-flash-latest is not found for API version v1,")
+	_, err = c.Models.Get(context.Background(), "gemini-flash-latest", nil)
+	require.Equal(t, 404, apiError(t, err).Code)
+	for m, err := range c.Models.All(context.Background()) {
+		require.NoError(t, err)
+		require.NotContains(t, m.Name, "-latest")
+	}
+
+	resp, err := betaClient(t, sess).Models.GenerateContent(context.Background(), "gemini-flash-latest", genai.Text("hi"), nil)
+	require.NoError(t, err)
+	require.Equal(t, "ok", resp.Text())
+	require.Equal(t, "/v1beta/models/gemini-flash-latest:generateContent", sess.Journal().Entries()[len(sess.Journal().Entries())-1].Path)
+}
+
 // A repeated long prefix is reported as implicitly cached from the
 // model's minimum on.
 func TestImplicitCaching(t *testing.T) {
@@ -194,13 +227,55 @@ func TestVertex(t *testing.T) {
 	require.Equal(t, "from vertex", joined.String())
 	require.Equal(t, "/v1beta1/publishers/google/models/gemini-2.5-flash:streamGenerateContent", sess.Journal().Entries()[1].Path)
 
+	// genai sends a Gemini embedding model's one content to Vertex's
+	// embedContent, its options in an embedContentConfig, and several
+	// contents to batchEmbedContents.
 	dims := int32(8)
 	emb, err := project.Models.EmbedContent(context.Background(), "gemini-embedding-001", genai.Text("vector me"),
 		&genai.EmbedContentConfig{OutputDimensionality: &dims})
 	require.NoError(t, err)
 	require.Len(t, emb.Embeddings, 1)
 	require.Len(t, emb.Embeddings[0].Values, 8)
-	require.True(t, strings.HasSuffix(sess.Journal().Entries()[2].Path, "/gemini-embedding-001:predict"))
+	require.Positive(t, emb.Embeddings[0].Statistics.TokenCount)
+	require.True(t, strings.HasSuffix(sess.Journal().Entries()[2].Path, "/gemini-embedding-001:embedContent"))
+
+	two := []*genai.Content{genai.NewContentFromText("one", genai.RoleUser), genai.NewContentFromText("two", genai.RoleUser)}
+	emb, err = project.Models.EmbedContent(context.Background(), "gemini-embedding-001", two, nil)
+	require.NoError(t, err)
+	require.Len(t, emb.Embeddings, 2)
+	require.Len(t, emb.Embeddings[1].Values, 3072)
+	require.True(t, strings.HasSuffix(sess.Journal().Entries()[3].Path, "/gemini-embedding-001:batchEmbedContents"))
+}
+
+// Vertex's predict, which genai sends for the models that are not Gemini
+// embedding models (and sent for gemini-embedding-001 before v1.78),
+// answers predictions with their statistics.
+func TestVertexPredict(t *testing.T) {
+	t.Parallel()
+	sess := newSession(t)
+	url := sess.GeminiBaseURL() + "/v1beta1/projects/p/locations/us-central1/publishers/google/models/gemini-embedding-001:predict"
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(
+		`{"instances":[{"content":"vector me"},{"content":"and me"}],"parameters":{"outputDimensionality":4}}`))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := sess.HTTPClient().Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	var out struct {
+		Predictions []struct {
+			Embeddings struct {
+				Values     []float32 `json:"values"`
+				Statistics struct {
+					TokenCount int `json:"token_count"`
+				} `json:"statistics"`
+			} `json:"embeddings"`
+		} `json:"predictions"`
+	}
+	require.NoError(t, json.NewDecoder(res.Body).Decode(&out))
+	require.Len(t, out.Predictions, 2)
+	require.Len(t, out.Predictions[0].Embeddings.Values, 4)
+	require.Positive(t, out.Predictions[1].Embeddings.Statistics.TokenCount)
 }
 
 // One scenario answers openai-go, anthropic-sdk-go and genai in one

@@ -15,20 +15,47 @@ import (
 const maxBatchEmbed = 100
 
 var (
+	taskType = enum("TaskType", "TASK_TYPE_UNSPECIFIED",
+		"RETRIEVAL_QUERY", "RETRIEVAL_DOCUMENT", "SEMANTIC_SIMILARITY", "CLASSIFICATION", "CLUSTERING",
+		"QUESTION_ANSWERING", "FACT_VERIFICATION", "CODE_RETRIEVAL_QUERY")
 	embedRequestMessage = msg("EmbedContentRequest", map[string]*field{
-		"model": str(), "content": of(contentMessage), "taskType": enum("TaskType", "TASK_TYPE_UNSPECIFIED",
-			"RETRIEVAL_QUERY", "RETRIEVAL_DOCUMENT", "SEMANTIC_SIMILARITY", "CLASSIFICATION", "CLUSTERING",
-			"QUESTION_ANSWERING", "FACT_VERIFICATION", "CODE_RETRIEVAL_QUERY"),
+		"model": str(), "content": of(contentMessage), "taskType": taskType,
 		"title": str(), "outputDimensionality": integer(),
 	})
 	batchEmbedMessage = msg("BatchEmbedContentsRequest", map[string]*field{"requests": list(of(embedRequestMessage))})
 	predictMessage    = msg("PredictRequest", map[string]*field{"instances": list(value()), "parameters": value()})
+
+	// Vertex's embedContent takes its options in an embedContentConfig,
+	// which genai sends from v1.78 on for every Gemini embedding model
+	// (gemini-embedding-001 included); the Developer API's request has the
+	// options at its top level.
+	vertexEmbedConfig = msg("EmbedContentConfig", map[string]*field{
+		"taskType": taskType, "title": str(), "outputDimensionality": integer(), "autoTruncate": boolean(),
+		"documentOcr": boolean(), "audioTrackExtraction": boolean(),
+	})
+	vertexEmbedRequestMessage = msg("EmbedContentRequest", map[string]*field{
+		"model": str(), "content": of(contentMessage), "taskType": taskType, "title": str(),
+		"outputDimensionality": integer(), "autoTruncate": boolean(), "embedContentConfig": of(vertexEmbedConfig),
+	})
+	vertexBatchEmbedMessage = msg("BatchEmbedContentsRequest", map[string]*field{"requests": list(of(vertexEmbedRequestMessage))})
 )
 
 type embedRequest struct {
 	Model                string  `json:"model"`
 	Content              Content `json:"content"`
 	OutputDimensionality *int    `json:"outputDimensionality"`
+	// Config is Vertex's embedContentConfig.
+	Config *struct {
+		OutputDimensionality *int `json:"outputDimensionality"`
+	} `json:"embedContentConfig"`
+}
+
+// dimensions is the vector size the request asks for, if it asks.
+func (r *embedRequest) dimensions() *int {
+	if r.Config != nil && r.Config.OutputDimensionality != nil {
+		return r.Config.OutputDimensionality
+	}
+	return r.OutputDimensionality
 }
 
 type values struct {
@@ -45,16 +72,20 @@ func serveEmbed(x *provider.Exchange, t target) provider.Response {
 		return provider.Response{Err: err}
 	}
 	var reqs []embedRequest
+	single, batch := embedRequestMessage, batchEmbedMessage
+	if t.Vertex {
+		single, batch = vertexEmbedRequestMessage, vertexBatchEmbedMessage
+	}
 	switch t.Method {
 	case "embedContent":
 		var r embedRequest
-		err = decodeBody(x.Ctx, body, embedRequestMessage, &r)
+		err = decodeBody(x.Ctx, body, single, &r)
 		reqs = []embedRequest{r}
 	case "batchEmbedContents":
 		var b struct {
 			Requests []embedRequest `json:"requests"`
 		}
-		err = decodeBody(x.Ctx, body, batchEmbedMessage, &b)
+		err = decodeBody(x.Ctx, body, batch, &b)
 		reqs = b.Requests
 		if err == nil && len(reqs) == 0 {
 			err = fieldError("BatchEmbedContentsRequest", "requests", "requests is not specified")
@@ -80,7 +111,7 @@ func serveEmbed(x *provider.Exchange, t target) provider.Response {
 				return provider.Response{Err: err, Model: t.Name}
 			}
 		}
-		if d := r.OutputDimensionality; d != nil && (*d < 1 || *d > 3072) {
+		if d := r.dimensions(); d != nil && (*d < 1 || *d > 3072) {
 			return provider.Response{Err: invalid("outputDimensionality",
 				"* EmbedContentRequest.output_dimensionality: Output dimensionality must be between 1 and 3072.\n"), Model: t.Name}
 		}
@@ -94,7 +125,7 @@ func serveEmbed(x *provider.Exchange, t target) provider.Response {
 	if !x.Serves(t.Name) {
 		return provider.Response{Err: ModelNotFound(t.Name, x.Models(), len(x.Runtime.Settings().Models) > 0, t.Version, methodEmbed)}
 	}
-	if info, ok := Lookup(t.Name); ok && !info.Supports(methodEmbed) {
+	if info, ok := Lookup(t.Name); ok && (!info.Supports(methodEmbed) || !servedOn(t, t.Name)) {
 		return provider.Response{Err: ModelNotFound(t.Name, x.Models(), false, t.Version, methodEmbed)}
 	}
 	if refused := answer.Limit(x, norm); refused != nil {
@@ -103,7 +134,7 @@ func serveEmbed(x *provider.Exchange, t target) provider.Response {
 	vectors := make([][]float32, len(reqs))
 	for i := range reqs {
 		dims := 3072
-		if d := reqs[i].OutputDimensionality; d != nil {
+		if d := reqs[i].dimensions(); d != nil {
 			dims = *d
 		}
 		vectors[i] = answer.Vector(texts[i], dims)
@@ -124,6 +155,19 @@ func serveEmbed(x *provider.Exchange, t target) provider.Response {
 func embedBody(x *provider.Exchange, t target, texts []string, vectors [][]float32) any {
 	switch t.Method {
 	case "embedContent":
+		if t.Vertex {
+			// Vertex reports the tokens it read, which genai turns into
+			// the embedding's statistics.tokenCount.
+			type usage struct {
+				PromptTokenCount int `json:"promptTokenCount"`
+			}
+			c := answer.Counter{Ctx: x.Ctx, Model: t.Name}
+			return struct {
+				Embedding     values `json:"embedding"`
+				UsageMetadata usage  `json:"usageMetadata"`
+				Truncated     bool   `json:"truncated"`
+			}{values{vectors[0]}, usage{c.Count(texts[0])}, false}
+		}
 		return struct {
 			Embedding values `json:"embedding"`
 		}{values{vectors[0]}}

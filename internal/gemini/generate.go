@@ -118,7 +118,7 @@ func (t *generateTurn) method() string {
 // Rules refuses a model that does not support the method, as the API
 // does: 404, as for an unknown model.
 func (t *generateTurn) Rules() *apierr.Error {
-	if t.info != nil && !t.info.Supports(t.method()) {
+	if t.info != nil && (!t.info.Supports(t.method()) || !servedOn(t.t, t.t.Name)) {
 		return t.ModelNotFound(t.t.Name, t.x.Models(), len(t.x.Runtime.Settings().Models) > 0)
 	}
 	return nil

@@ -2,6 +2,7 @@ package gemini
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
 
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
@@ -48,13 +49,17 @@ type modelList struct {
 }
 
 // serveModelList serves GET models: the models the session serves, paged
-// by pageSize (50 by default, at most 1000) and pageToken.
-func serveModelList(x *provider.Exchange) provider.Response {
+// by pageSize (50 by default, at most 1000) and pageToken; v1 lists no
+// model it does not serve.
+func serveModelList(x *provider.Exchange, t target) provider.Response {
 	size, start, err := pageQuery(x.Request, 50, 1000)
 	if err != nil {
 		return provider.Response{Err: err}
 	}
 	ids := x.Models()
+	if stableOnly(t) {
+		ids = slices.DeleteFunc(slices.Clone(ids), betaModel)
+	}
 	out := modelList{Models: []modelResource{}}
 	for i := start; i < len(ids) && i < start+size; i++ {
 		out.Models = append(out.Models, modelObject(ids[i]))
@@ -67,7 +72,7 @@ func serveModelList(x *provider.Exchange) provider.Response {
 
 // serveModel serves GET models/{id}.
 func serveModel(x *provider.Exchange, t target) provider.Response {
-	if !x.Serves(t.Name) {
+	if !x.Serves(t.Name) || !servedOn(t, t.Name) {
 		return provider.Response{Err: ModelNotFound(t.Name, x.Models(), len(x.Runtime.Settings().Models) > 0, t.Version, "get"), Model: t.Name}
 	}
 	return provider.Response{JSON: modelObject(t.Name), Model: t.Name}

@@ -16,6 +16,9 @@ func serve(x *provider.Exchange) provider.Response {
 		return provider.Response{Err: routeNotFound(x)}
 	}
 	if t.Collection == "cachedContents" {
+		if stableOnly(t) {
+			return provider.Response{Err: cachesNotOnStable(t)}
+		}
 		return serveCaches(x, t)
 	}
 	m := x.Request.Method
@@ -23,7 +26,7 @@ func serve(x *provider.Exchange) provider.Response {
 		switch {
 		case m != http.MethodGet:
 		case t.Name == "":
-			return serveModelList(x)
+			return serveModelList(x, t)
 		default:
 			return serveModel(x, t)
 		}
