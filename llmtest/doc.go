@@ -28,6 +28,21 @@
 //		option.WithAPIKey("provider-key"),
 //		option.WithHTTPClient(sess.HTTPClient()))
 //
+// So does Google's genai for Gemini (generateContent, its stream,
+// countTokens, embeddings, models and cached contents, on the Developer
+// API's paths and Vertex AI's); genai appends its API version itself, and
+// a client that brings its own HTTP client needs no Google credentials:
+//
+//	client, err := genai.NewClient(ctx, &genai.ClientConfig{
+//		APIKey:      "provider-key",
+//		Backend:     genai.BackendGeminiAPI,
+//		HTTPClient:  sess.HTTPClient(),
+//		HTTPOptions: genai.HTTPOptions{BaseURL: sess.GeminiBaseURL()},
+//	})
+//
+// The nested modules examples/anthropic and examples/gemini hold runnable
+// examples of both.
+//
 // Many parallel tests share one server without seeing each other: each
 // session owns its configuration, scenario queues and journal, and the
 // session's HTTP client adds the headers that select it. The server and every
