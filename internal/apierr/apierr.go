@@ -31,6 +31,10 @@ type Error struct {
 	Message string
 	// Header holds extra response headers, such as Retry-After.
 	Header http.Header
+	// Details holds what a codec's own envelope says beyond the fields
+	// above (Gemini's typed google.rpc details); only the codec that set
+	// it renders it.
+	Details any
 	// Tried explains an llm_test_server_no_scenario error for the journal:
 	// the scenarios tried, nearest first. Codecs do not render it.
 	Tried []journal.Tried

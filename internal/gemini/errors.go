@@ -148,6 +148,9 @@ func statusBody(e *apierr.Error) rpcStatus {
 		st.Details = append(st.Details, detail{"@type": typeBadRequest,
 			"fieldViolations": []map[string]string{{"field": e.Param, "description": e.Message}}})
 	}
+	if own, ok := e.Details.([]detail); ok {
+		st.Details = append(st.Details, own...)
+	}
 	if ra := e.Header.Get("Retry-After"); ra != "" && st.Status == statusResourceExhausted {
 		st.Details = append(st.Details, detail{"@type": typeRetryInfo, "retryDelay": ra + "s"})
 	}
