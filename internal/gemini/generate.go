@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"strings"
 
 	"github.com/llmtestserver/llmtestserver/internal/answer"
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
@@ -176,22 +177,37 @@ func (t *generateTurn) Prompt(ctx context.Context) (answer.Prompt, error) {
 // contentText is what a content's parts count as: their texts, the
 // calls' names and arguments and the responses.
 func contentText(c *Content) string {
-	var b []byte
+	// Sized first: the parts may hold megabytes, copied once.
+	n := 0
 	for i := range c.Parts {
 		p := &c.Parts[i]
 		switch {
 		case p.Text != nil:
-			b = append(b, *p.Text...)
+			n += len(*p.Text)
 		case p.FunctionCall != nil:
-			b = append(b, p.FunctionCall.Name...)
-			b = append(b, p.FunctionCall.Args...)
+			n += len(p.FunctionCall.Name) + len(p.FunctionCall.Args)
 		case p.FunctionResponse != nil:
-			b = append(b, p.FunctionResponse.Name...)
-			b = append(b, p.FunctionResponse.Response...)
+			n += len(p.FunctionResponse.Name) + len(p.FunctionResponse.Response)
 		}
-		b = append(b, '\n')
+		n++
 	}
-	return string(b)
+	var b strings.Builder
+	b.Grow(n)
+	for i := range c.Parts {
+		p := &c.Parts[i]
+		switch {
+		case p.Text != nil:
+			b.WriteString(*p.Text)
+		case p.FunctionCall != nil:
+			b.WriteString(p.FunctionCall.Name)
+			b.Write(p.FunctionCall.Args)
+		case p.FunctionResponse != nil:
+			b.WriteString(p.FunctionResponse.Name)
+			b.Write(p.FunctionResponse.Response)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
 
 // TooLong implements answer.Turn, in the API's words.
