@@ -3,6 +3,8 @@ package genaisdk_test
 import (
 	"context"
 	"errors"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -207,4 +209,43 @@ func apiError(t *testing.T, err error) genai.APIError {
 	var e genai.APIError
 	require.True(t, errors.As(err, &e), "not a genai.APIError: %v", err)
 	return e
+}
+
+// The bytes on the wire avoid the traps genai falls into silently: no
+// continuationToken (which would make the SDK send more requests), no
+// snake_case key (which it drops), and a stream of blank-line separated
+// data: events with no terminator, its finish on the last.
+func TestRawWireAvoidsSilentTraps(t *testing.T) {
+	t.Parallel()
+	sess := newSession(t)
+	sess.Chat("w").Responds("Some words to stream, in a few chunks.").Repeat()
+	body := `{"contents":[{"role":"user","parts":[{"text":"hi"}]}]}`
+	for _, method := range []string{"generateContent", "streamGenerateContent?alt=sse"} {
+		req, err := http.NewRequest(http.MethodPost, sess.GeminiBaseURL()+"/v1/models/"+model+":"+method, strings.NewReader(body))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		res, err := sess.HTTPClient().Do(req)
+		require.NoError(t, err)
+		raw, err := io.ReadAll(res.Body)
+		res.Body.Close()
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, res.StatusCode, "%s", raw)
+		text := string(raw)
+		require.NotContains(t, text, "continuationToken", method)
+		for _, snake := range []string{"finish_reason", "usage_metadata", "function_call", "model_version", "response_id"} {
+			require.NotContains(t, text, snake, method)
+		}
+		if method == "generateContent" {
+			continue
+		}
+		require.True(t, strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream"))
+		events := strings.Split(strings.TrimSuffix(text, "\n\n"), "\n\n")
+		require.Greater(t, len(events), 1)
+		for i, ev := range events {
+			require.True(t, strings.HasPrefix(ev, "data: "), "event %d: %q", i, ev)
+			require.NotContains(t, ev, "\n", "event %d is one data: line", i)
+			require.Equal(t, i == len(events)-1, strings.Contains(ev, `"finishReason"`), "event %d", i)
+		}
+		require.NotContains(t, text, "[DONE]")
+	}
 }

@@ -21,6 +21,15 @@ type stream struct {
 	a      *provider.Answer
 	finish string
 	chunks []chunk
+	// signed is the chunk that carries the thinking's signature: the
+	// first that is no thought.
+	signed int
+	// templates are the event of a middle chunk of text ([0]) or of
+	// thoughts ([1]) cut around its piece, built on first use: those
+	// events differ only by their piece, so each is written without
+	// encoding/json.
+	templates [2][][]byte
+	buf       []byte
 }
 
 // chunk is one event: a piece of the thoughts or the text
@@ -62,6 +71,7 @@ func (r *render) newStream(a *provider.Answer, reply *scenario.Reply, split func
 	if len(s.chunks) == 0 || s.chunks[len(s.chunks)-1].thought {
 		s.chunks = append(s.chunks, chunk{})
 	}
+	s.signed = s.firstAfterThoughts()
 	return s
 }
 
@@ -83,6 +93,22 @@ func (s *stream) firstAfterThoughts() int {
 func (s *stream) WriteEvent(w io.Writer, i int) error {
 	c := s.chunks[i]
 	last := i == len(s.chunks)-1
+	if !last && !c.calls && i != s.signed && c.to > c.from && s.a.Refusal == "" {
+		return s.writeFromTemplate(w, c)
+	}
+	var thought, text string
+	switch {
+	case c.calls:
+	case c.thought:
+		thought = s.a.Thinking[c.from:c.to]
+	default:
+		text = s.a.Text[c.from:c.to]
+	}
+	return writeData(w, s.response(c, last, i == s.signed, thought, text))
+}
+
+// response is the event of chunk c, holding thought or text.
+func (s *stream) response(c chunk, last, signed bool, thought, text string) Response {
 	res := Response{ModelVersion: s.a.Model, ResponseID: s.a.ID}
 	if last {
 		res.UsageMetadata = usageOf(s.a)
@@ -97,25 +123,70 @@ func (s *stream) WriteEvent(w io.Writer, i int) error {
 	}
 	if s.a.Refusal != "" && s.finish == "SAFETY" {
 		res.Candidates = s.r.candidatesOf(nil, finish, true)
-	} else {
-		var thought, text string
-		var calls []scenario.ToolCall
-		switch {
-		case c.calls:
-			calls = s.a.ToolCalls
-		case c.thought:
-			thought = s.a.Thinking[c.from:c.to]
-		default:
-			text = s.a.Text[c.from:c.to]
-		}
-		parts := s.r.parts(s.a, thought, text, calls, i == s.firstAfterThoughts())
-		if len(parts) == 0 {
-			empty := ""
-			parts = []OutPart{{Text: &empty}}
-		}
-		res.Candidates = s.r.candidatesOf(parts, finish, false)
+		return res
 	}
-	return writeData(w, res)
+	var calls []scenario.ToolCall
+	if c.calls {
+		calls = s.a.ToolCalls
+	}
+	parts := s.r.parts(s.a, thought, text, calls, signed)
+	if len(parts) == 0 {
+		empty := ""
+		parts = []OutPart{{Text: &empty}}
+	}
+	res.Candidates = s.r.candidatesOf(parts, finish, false)
+	return res
+}
+
+// piecePlaceholder stands for a chunk's piece in a template; no answer's
+// model or ID holds it.
+const piecePlaceholder = "\x7fllmtest-piece\x7f"
+
+// writeFromTemplate writes the event of middle chunk c: its template with
+// the piece, JSON-quoted as encoding/json quotes it, in every place (one
+// per candidate).
+func (s *stream) writeFromTemplate(w io.Writer, c chunk) error {
+	kind, piece := 0, s.a.Text[c.from:c.to]
+	if c.thought {
+		kind, piece = 1, s.a.Thinking[c.from:c.to]
+	}
+	t := s.templates[kind]
+	if t == nil {
+		thought, text := "", piecePlaceholder
+		if c.thought {
+			thought, text = piecePlaceholder, ""
+		}
+		var b bytes.Buffer
+		if err := writeData(&b, s.response(c, false, false, thought, text)); err != nil {
+			return err
+		}
+		quoted, _ := json.Marshal(piecePlaceholder)
+		t = bytes.Split(b.Bytes(), quoted)
+		s.templates[kind] = t
+	}
+	buf := append(s.buf[:0], t[0]...)
+	for _, rest := range t[1:] {
+		buf = appendQuoted(buf, piece)
+		buf = append(buf, rest...)
+	}
+	s.buf = buf
+	_, err := w.Write(buf)
+	return err
+}
+
+// appendQuoted appends text as encoding/json quotes it: as it is when no
+// byte needs escaping (ASCII, no quote, backslash, control or HTML
+// character), else by encoding/json itself.
+func appendQuoted(b []byte, text string) []byte {
+	for i := 0; i < len(text); i++ {
+		if c := text[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(text)
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, text...)
+	return append(b, '"')
 }
 
 // writeData writes v as one event.

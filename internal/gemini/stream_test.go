@@ -208,3 +208,53 @@ func TestStreamWriteErrorEvent(t *testing.T) {
 	require.Len(t, events, 1)
 	assert.Equal(t, map[string]any{"code": float64(503), "message": "The model is overloaded.", "status": "UNAVAILABLE"}, events[0]["error"])
 }
+
+// A middle chunk written from its template is byte for byte the event
+// encoding/json renders for it, whatever its piece holds (quotes, HTML,
+// control characters, non-ASCII, invalid UTF-8) and however many
+// candidates repeat it.
+func TestStreamTemplatesMatchEncodingJSON(t *testing.T) {
+	a := &provider.Answer{ID: "resp-2", Model: "gemini-2.5-flash", Finish: scenario.FinishStop,
+		Text:     `plain words "quoted" <b>&amp;</b> tab` + "\t newline\n é ü 😀 \u2028 bad\xff end ",
+		Thinking: "thinking <carefully> about \"it\" ", Usage: provider.Usage{Input: 7, Output: 20, CacheRead: 3}}
+	for _, candidates := range []int{1, 3} {
+		r := &render{thoughts: true, candidates: candidates, signature: signature(a.Thinking)}
+		s := r.newStream(a, nil, splitWords, 1)
+		templated := 0
+		for i, c := range s.chunks {
+			var got bytes.Buffer
+			require.NoError(t, s.WriteEvent(&got, i))
+			thought, text := "", ""
+			if c.thought {
+				thought = a.Thinking[c.from:c.to]
+			} else if !c.calls {
+				text = a.Text[c.from:c.to]
+			}
+			var want bytes.Buffer
+			require.NoError(t, writeData(&want, s.response(c, i == len(s.chunks)-1, i == s.signed, thought, text)))
+			require.Equal(t, want.String(), got.String(), "chunk %d of %d candidates", i, candidates)
+			if s.templates[0] != nil || s.templates[1] != nil {
+				templated++
+			}
+		}
+		require.Positive(t, templated, "the templates were used")
+	}
+}
+
+// BenchmarkStreamEvents writes the events of a 500-word stream.
+func BenchmarkStreamEvents(b *testing.B) {
+	a := &provider.Answer{ID: "resp-3", Model: "gemini-2.5-flash", Finish: scenario.FinishStop,
+		Text: strings.Repeat("word ", 500), Usage: provider.Usage{Input: 7, Output: 500}}
+	r := &render{candidates: 1}
+	var out bytes.Buffer
+	b.ReportAllocs()
+	for b.Loop() {
+		s := r.newStream(a, nil, splitWords, 1)
+		out.Reset()
+		for i := range s.Len() {
+			if err := s.WriteEvent(&out, i); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

@@ -105,6 +105,11 @@ func TestValidateGenerateAccepts(t *testing.T) {
 		"schema": `{"contents":[{"parts":[{"text":"hi"}]}],
 			"generationConfig":{"responseMimeType":"application/json","responseSchema":{"type":"STRING"}}}`,
 		"cached content alone": `{"contents":[{"parts":[{"text":"hi"}]}],"cachedContent":"cachedContents/abc"}`,
+		// §7.3 of the wire notes: genai sends these, and the API takes them.
+		"empty generation config": `{"contents":[{"parts":[{"text":"hi"}]}],"generationConfig":{}}`,
+		"two model turns in a row": `{"contents":[{"role":"user","parts":[{"text":"hi"}]},
+			{"role":"model","parts":[{"text":"one"}]},{"role":"model","parts":[{"text":"two"}]},
+			{"role":"user","parts":[{"text":"and?"}]}]}`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			assert.Nil(t, validateGenerate(decodeGenerate(t, body), flash(t)))
