@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -324,4 +325,43 @@ func TestParallelSessions(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// The Developer API's embedContent, which genai never calls but the REST
+// API's users do, answers one embedding in its single shape, the same
+// vector batchEmbedContents gives the same text.
+func TestEmbedContentSingle(t *testing.T) {
+	t.Parallel()
+	sess := newSession(t)
+	post := func(method, body string) []byte {
+		req, err := http.NewRequest(http.MethodPost, sess.GeminiBaseURL()+"/v1beta/models/gemini-embedding-001:"+method, strings.NewReader(body))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		res, err := sess.HTTPClient().Do(req)
+		require.NoError(t, err)
+		defer res.Body.Close()
+		var b strings.Builder
+		_, err = io.Copy(&b, res.Body)
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, res.StatusCode, b.String())
+		return []byte(b.String())
+	}
+	var one struct {
+		Embedding struct {
+			Values []float32 `json:"values"`
+		} `json:"embedding"`
+	}
+	require.NoError(t, json.Unmarshal(post("embedContent",
+		`{"content":{"parts":[{"text":"vector me"}]},"outputDimensionality":16}`), &one))
+	require.Len(t, one.Embedding.Values, 16)
+
+	var batch struct {
+		Embeddings []struct {
+			Values []float32 `json:"values"`
+		} `json:"embeddings"`
+	}
+	require.NoError(t, json.Unmarshal(post("batchEmbedContents",
+		`{"requests":[{"model":"models/gemini-embedding-001","content":{"parts":[{"text":"vector me"}]},"outputDimensionality":16}]}`), &batch))
+	require.Len(t, batch.Embeddings, 1)
+	require.Equal(t, one.Embedding.Values, batch.Embeddings[0].Values)
 }
