@@ -49,7 +49,7 @@ func sdkFields(t reflect.Type, path []catalog.FieldStep, seen map[reflect.Type]b
 	}
 }
 
-// Every field anthropic-sdk-go v2.16.0 can send to /v1/messages and
+// Every field anthropic-sdk-go v2.17.0 can send to /v1/messages and
 // /v1/messages/count_tokens, nested ones included, is one the server's
 // field lists know (or lies in an object it does not look into), so that
 // refusing unknown fields never refuses a valid SDK request: the GA params

@@ -1,7 +1,7 @@
 package anthropic
 
 // sdkBetas are the anthropic-beta values anthropic-sdk-go names: every
-// AnthropicBeta constant of v2.16.0 (beta.go), which a compat test keeps
+// AnthropicBeta constant of v2.17.0 (beta.go), which a compat test keeps
 // in step with the SDK; nodeOnlyBetas are the few the official SDKs send
 // without a Go constant. The real API knows more (retired betas among
 // them): a session that sends one relaxes the check

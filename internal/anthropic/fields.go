@@ -1,7 +1,7 @@
 package anthropic
 
 // The field lists: which fields each object of a Messages body may carry,
-// taken from anthropic-sdk-go v2.16.0's params types (MessageNewParams,
+// taken from anthropic-sdk-go v2.17.0's params types (MessageNewParams,
 // MessageCountTokensParams and their Beta twins), which are the API's
 // request schema. The real API refuses any other field with pydantic's
 // "<path>: Extra inputs are not permitted" (response_format, amrit110/oli#7;

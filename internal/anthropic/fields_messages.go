@@ -1,6 +1,6 @@
 package anthropic
 
-// The specs of a Messages body, from anthropic-sdk-go v2.16.0's params
+// The specs of a Messages body, from anthropic-sdk-go v2.17.0's params
 // types (see fields.go). The beta specs are the GA ones plus what only the
 // Beta params carry: one list for both would accept beta fields on the GA
 // route, which the real API refuses (tools.0.custom.defer_loading,

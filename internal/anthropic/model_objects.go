@@ -32,7 +32,7 @@ func RetiredAt(id string, now time.Time) bool {
 }
 
 // modelObject is one element of the models API's data, with every field
-// anthropic-sdk-go v2.16.0's ModelInfo requires.
+// anthropic-sdk-go v2.17.0's ModelInfo requires.
 type modelObject struct {
 	Type           string        `json:"type"`
 	ID             string        `json:"id"`

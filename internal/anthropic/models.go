@@ -33,7 +33,7 @@ type ModelInfo struct {
 
 func day(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 0, 0, 0, 0, time.UTC) }
 
-// catalog is the Claude lineup as anthropic-sdk-go v2.16.0 names it
+// catalog is the Claude lineup as anthropic-sdk-go v2.17.0 names it
 // (message.go's Model constants, which a compat test checks against this
 // list), newest first as the models API lists it, plus the retired models
 // the SDK no longer names. The 5-series limits are the model pages' (1M

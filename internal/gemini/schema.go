@@ -22,6 +22,9 @@ var (
 		"functionCall": of(functionCallMessage), "functionResponse": of(functionResponseMessage),
 		"executableCode": structField(), "codeExecutionResult": structField(), "videoMetadata": structField(),
 		"toolCall": structField(), "toolResponse": structField(), "partMetadata": structField(), "mediaResolution": value(),
+		// Preprocessing of an inline or file document, sheet or audio
+		// (genai v1.78.0 on).
+		"documentMetadata": structField(), "spreadsheetMetadata": structField(), "audioMetadata": structField(),
 	})
 
 	contentMessage = msg("Content", map[string]*field{"role": str(), "parts": list(of(partMessage))})

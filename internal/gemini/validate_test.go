@@ -106,6 +106,8 @@ func TestValidateGenerateAccepts(t *testing.T) {
 			"generationConfig":{"responseMimeType":"application/json","responseSchema":{"type":"STRING"}}}`,
 		"cached content alone": `{"contents":[{"parts":[{"text":"hi"}]}],"cachedContent":"cachedContents/abc"}`,
 		// §7.3 of the wire notes: genai sends these, and the API takes them.
+		"document metadata": `{"contents":[{"parts":[{"fileData":{"mimeType":"application/pdf","fileUri":"gs://b/d.pdf"},
+			"documentMetadata":{"startPage":1,"endPage":2}},{"text":"summarize"}]}]}`,
 		"empty generation config": `{"contents":[{"parts":[{"text":"hi"}]}],"generationConfig":{}}`,
 		"two model turns in a row": `{"contents":[{"role":"user","parts":[{"text":"hi"}]},
 			{"role":"model","parts":[{"text":"one"}]},{"role":"model","parts":[{"text":"two"}]},

@@ -3,7 +3,7 @@ package openai
 import "time"
 
 // The catalog: every chat, reasoning, embedding and video model that
-// openai-go v3.100.0's model constants name (shared.ChatModel*,
+// openai-go v3.102.0's model constants name (shared.ChatModel*,
 // shared.ResponsesModel*, EmbeddingModel*, VideoModel*), each alias with the
 // dated snapshots the SDK names for it. TestCatalogServesTheSDKModels fails
 // when the SDK names a model the catalog lacks.
@@ -85,6 +85,11 @@ var catalogFamilies = []family{
 	// Limits and dates of these inferred from gpt-6-sol.
 	reasoning("gpt-6.1-sol", day("2026-11-01"), 1050000, 128000),
 	reasoning("gpt-6.1-terra", day("2026-11-01"), 1050000, 128000),
+	// openai-go v3.101.0 (2026-11-17) added these; limits inferred from
+	// gpt-6-sol, the date from that release.
+	reasoning("gpt-6.2-sol", day("2026-11-17"), 1050000, 128000),
+	reasoning("gpt-6.2-astra", day("2026-11-17"), 1050000, 128000),
+	reasoning("gpt-6.2-astra-law", day("2026-11-17"), 1050000, 128000),
 	reasoning("gpt-6-cyber", day("2026-10-01"), 1050000, 128000),
 	reasoning("gpt-6-rosalind", day("2026-10-01"), 1050000, 128000),
 	reasoning("gpt-rosalind-research", day("2026-10-01"), 1050000, 128000),

@@ -56,7 +56,7 @@ var chatParams = fieldSpec(
 // reasoning_effort and response_format are Chat Completions' fields, which
 // the API refuses with a hint of their own rather than as unknown.
 var responsesParams = fieldSpec(
-	"access_programs", "background", "context_management", "conversation", "image", "include", "input",
+	"access_programs", "background", "background_options", "context_management", "conversation", "image", "include", "input",
 	"instructions", "max_output_tokens", "max_tool_calls", "messages", "metadata", "model", "moderation",
 	"parallel_tool_calls", "previous_response_id", "prompt", "prompt_cache_key", "prompt_cache_options",
 	"prompt_cache_retention", "reasoning", "reasoning_effort", "response_format", "safety_identifier",
@@ -78,7 +78,8 @@ var responsesParams = fieldSpec(
 })).with("text", fieldSpec("format", "verbosity").
 	with("format", fieldSpec("description", "name", "schema", "strict", "type")),
 ).with("reasoning", fieldSpec("context", "effort", "generate_summary", "mode", "summary")).
-	with("stream_options", fieldSpec("include_obfuscation"))
+	with("stream_options", fieldSpec("include_obfuscation")).
+	with("background_options", fieldSpec("completion_window", "continuation_id"))
 
 // compactParams are the top-level fields of POST /v1/responses/compact
 // (openai-go's ResponseCompactParams), its input items checked as those of

@@ -75,7 +75,7 @@ func pathString(p []ParamStep) string {
 	return b.String()
 }
 
-// Every field openai-go v3.100.0 can send in a chat completion, Responses
+// Every field openai-go v3.102.0 can send in a chat completion, Responses
 // or compact request, nested ones included (messages and their parts and tool calls,
 // tools, input items and their parts, text.format…), is a known
 // parameter, so that no SDK call is refused as unknown.

@@ -34,7 +34,13 @@ type ResponsesRequest struct {
 	Prompt             json.RawMessage `json:"prompt"`
 	Store              *bool           `json:"store"`
 	Background         bool            `json:"background"`
-	Stream             bool            `json:"stream"`
+	// BackgroundOptions are a background response's completion window
+	// and continuation ID (openai-go v3.101.0).
+	BackgroundOptions *struct {
+		CompletionWindow *string `json:"completion_window"`
+		ContinuationID   *string `json:"continuation_id"`
+	} `json:"background_options"`
+	Stream bool `json:"stream"`
 	// StreamOptions says whether stream deltas carry obfuscation padding.
 	StreamOptions *responsesStreamOptions `json:"stream_options"`
 

@@ -30,6 +30,10 @@ var responsesToolRequired = map[string][]string{
 	"namespace":            {"description", "name", "tools"},
 }
 
+// completionWindows are the completion windows of a background response,
+// as openai-go lists them ("soonest" the default; "2h" and "8h" discounted).
+var completionWindows = []string{"soonest", "2h", "8h"}
+
 // validateResponsesRules checks what DecodeResponsesRequest's other checks
 // leave: stream_options without stream, background without store, tool
 // types and the hosted tools' required fields, image URLs of input parts,
@@ -45,6 +49,9 @@ func (r *ResponsesRequest) validateResponsesRules(body []byte) *Error {
 		// wording is inferred.
 		return invalidRequest(http.StatusBadRequest, "", "background",
 			"Background responses require 'store' to be true: set 'store' to true or remove 'background'.")
+	}
+	if o := r.BackgroundOptions; o != nil && o.CompletionWindow != nil && !slices.Contains(completionWindows, *o.CompletionWindow) {
+		return invalidValue("background_options.completion_window", *o.CompletionWindow, completionWindows)
 	}
 	for _, check := range []func() *Error{
 		r.validateToolTypes, r.validateImageURLs, r.responsesModelRules,

@@ -137,3 +137,20 @@ func TestValidateChatKnobType(t *testing.T) {
 	assert.Equal(t, "temperature", param)
 	assert.Equal(t, "Invalid type for 'temperature': expected a number, but got a string instead.", message)
 }
+
+// openai-go v3.101.0's background_options: its completion windows are
+// known, any other is refused as an invalid value.
+func TestValidateResponsesBackgroundOptions(t *testing.T) {
+	t.Parallel()
+	_, client := validationSession(t)
+	p := responses.ResponseNewParams{Model: "gpt-4.1-mini", Input: e2e.InputText("Hi"), Background: openai.Bool(true),
+		BackgroundOptions: responses.ResponseNewParamsBackgroundOptions{CompletionWindow: "8h", ContinuationID: openai.String("c1")}}
+	_, err := client.Responses.New(t.Context(), p)
+	require.NoError(t, err)
+	p.BackgroundOptions.CompletionWindow = "1d"
+	_, err = client.Responses.New(t.Context(), p)
+	apiErr := e2e.OpenAIError(t, err)
+	assert.Equal(t, "invalid_value", apiErr.Code)
+	assert.Equal(t, "background_options.completion_window", apiErr.Param)
+	assert.Equal(t, "Invalid value: '1d'. Supported values are: 'soonest', '2h', and '8h'.", apiErr.Message)
+}
