@@ -152,8 +152,9 @@ type HistoryConfig struct {
 	MaxBytes int64 `json:"max_bytes"`
 }
 
-// VideosConfig bounds a session's video jobs. Videos are not served yet;
-// see Config.Videos.
+// VideosConfig bounds a session's jobs: its runtime keeps at most
+// Capacity of them, in at most Capacity × 128 KiB, the room the
+// reservation prices. Video routes are not served yet; see Config.Videos.
 type VideosConfig struct {
 	// Capacity is the most jobs kept, 0 to 10,000.
 	Capacity int `json:"capacity"`
@@ -441,6 +442,10 @@ func (c *Config) settings() runtime.Settings {
 		JournalRedactHeaders: slices.Clone(c.Journal.RedactHeaders), // the runtime keeps it
 		HistoryCapacity:      c.History.Capacity,
 		HistoryMaxBytes:      c.History.MaxBytes,
+		// The reservation prices each video job at videoJobBytes; the
+		// runtime holds its jobs to that.
+		JobCapacity: c.Videos.Capacity,
+		JobMaxBytes: int64(c.Videos.Capacity) * videoJobBytes,
 
 		IgnoreContextWindow:    c.IgnoreContextWindow,
 		AllowUnknownParameters: c.AllowUnknownParameters,

@@ -17,7 +17,8 @@ import (
 // deep-copied); every scenario queue with what it has left (its position,
 // the replies rolled back to it, the positions of each conversation); the
 // conversation identities and their generations; the history (stored
-// responses, chat completions and conversations); the prompt cache; the
+// responses, chat completions and conversations); the jobs, each where
+// its plan and the shared clock put it; the prompt cache; the
 // rate-limit buckets; the chaos rules' counts and the state of their
 // generator; the Idempotency-Key answers kept.
 //
@@ -51,6 +52,7 @@ func (rt *Runtime) Clone(idSeed *uint64) (*Runtime, bool) {
 		conversations: maps.Clone(rt.conversations),
 		positions:     rt.positions,
 		history:       rt.history.clone(),
+		jobs:          rt.jobs.clone(),
 		prefixes:      maps.Clone(rt.prefixes),
 		rates:         cloneRates(rt.rates),
 		chaos:         rt.chaos.clone(),

@@ -29,6 +29,7 @@ var cloneHandling = map[string]string{
 	"conversations": "copy",
 	"positions":     "copy",
 	"history":       "copy (history.clone); records shared, immutable",
+	"jobs":          "copy (jobs.clone); jobs shared, immutable",
 	"earlier":       "fresh: zero outside a reservation",
 	"prefixes":      "copy",
 	"rates":         "deep copy (cloneRates)",

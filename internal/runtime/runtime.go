@@ -45,6 +45,11 @@ type Settings struct {
 	// HistoryMaxBytes the most bytes they keep, as Stored.Size counts them.
 	HistoryCapacity int
 	HistoryMaxBytes int64
+	// JobCapacity is the most jobs (videos, batches, background
+	// responses) kept, and JobMaxBytes the most bytes they keep, as
+	// Job.Bytes counts them (see AddJob).
+	JobCapacity int
+	JobMaxBytes int64
 	// RateLimits limit the requests and tokens a minute, per model (see
 	// RateLimits); the zero value limits nothing.
 	RateLimits RateLimits
@@ -111,6 +116,7 @@ type Runtime struct {
 	// guarded by mu.
 	positions int
 	history   history // guarded by mu
+	jobs      jobs    // guarded by mu
 	// earlier counts the turns before a continued chain's kept responses
 	// for the one reservation under way (see ReserveAfter); guarded by mu.
 	earlier Earlier
@@ -220,6 +226,7 @@ func (rt *Runtime) Reset() {
 	rt.ids = newIDSequence(rt.settings.IDSeed)
 	clear(rt.conversations)
 	rt.history = history{}
+	rt.jobs = jobs{}
 	rt.prefixes = nil
 	rt.rates = nil
 	rt.chaos = newChaosState(rt.settings.Chaos)
