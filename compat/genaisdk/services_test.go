@@ -167,6 +167,7 @@ func TestStableVersionServesLess(t *testing.T) {
 	e = apiError(t, err)
 	require.Equal(t, 404, e.Code)
 	require.Contains(t, e.Message, "models/gemini-flash-latest is not found for API version v1,")
+	require.NotContains(t, e.Message, "gemini-flash-lite-latest", "v1's 404 names no model v1 lacks")
 	_, err = c.Models.Get(context.Background(), "gemini-flash-latest", nil)
 	require.Equal(t, 404, apiError(t, err).Code)
 	for m, err := range c.Models.All(context.Background()) {

@@ -123,10 +123,10 @@ func serveEmbed(x *provider.Exchange, t target) provider.Response {
 	}
 	answer.RecordRequest(x, norm)
 	if !x.Serves(t.Name) {
-		return provider.Response{Err: ModelNotFound(t.Name, x.Models(), len(x.Runtime.Settings().Models) > 0, t.Version, methodEmbed)}
+		return provider.Response{Err: ModelNotFound(t.Name, offered(t, x.Models()), len(x.Runtime.Settings().Models) > 0, t.Version, methodEmbed)}
 	}
 	if info, ok := Lookup(t.Name); ok && (!info.Supports(methodEmbed) || !servedOn(t, t.Name)) {
-		return provider.Response{Err: ModelNotFound(t.Name, x.Models(), false, t.Version, methodEmbed)}
+		return provider.Response{Err: ModelNotFound(t.Name, offered(t, x.Models()), false, t.Version, methodEmbed)}
 	}
 	if refused := answer.Limit(x, norm); refused != nil {
 		return *refused

@@ -106,7 +106,7 @@ func (t *generateTurn) Ignored() []string { return nil }
 // ModelNotFound implements answer.ModelRefuser: the API names the
 // version and the method it was asked for.
 func (t *generateTurn) ModelNotFound(model string, served []string, allowList bool) *apierr.Error {
-	return ModelNotFound(model, served, allowList, t.t.Version, t.method())
+	return ModelNotFound(model, offered(t.t, served), allowList, t.t.Version, t.method())
 }
 
 func (t *generateTurn) method() string {

@@ -2,7 +2,6 @@ package gemini
 
 import (
 	"net/http"
-	"slices"
 	"strconv"
 
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
@@ -56,10 +55,7 @@ func serveModelList(x *provider.Exchange, t target) provider.Response {
 	if err != nil {
 		return provider.Response{Err: err}
 	}
-	ids := x.Models()
-	if stableOnly(t) {
-		ids = slices.DeleteFunc(slices.Clone(ids), betaModel)
-	}
+	ids := offered(t, x.Models())
 	out := modelList{Models: []modelResource{}}
 	for i := start; i < len(ids) && i < start+size; i++ {
 		out.Models = append(out.Models, modelObject(ids[i]))
@@ -73,7 +69,7 @@ func serveModelList(x *provider.Exchange, t target) provider.Response {
 // serveModel serves GET models/{id}.
 func serveModel(x *provider.Exchange, t target) provider.Response {
 	if !x.Serves(t.Name) || !servedOn(t, t.Name) {
-		return provider.Response{Err: ModelNotFound(t.Name, x.Models(), len(x.Runtime.Settings().Models) > 0, t.Version, "get"), Model: t.Name}
+		return provider.Response{Err: ModelNotFound(t.Name, offered(t, x.Models()), len(x.Runtime.Settings().Models) > 0, t.Version, "get"), Model: t.Name}
 	}
 	return provider.Response{JSON: modelObject(t.Name), Model: t.Name}
 }

@@ -1,6 +1,10 @@
 package gemini
 
-import "github.com/llmtestserver/llmtestserver/internal/apierr"
+import (
+	"slices"
+
+	"github.com/llmtestserver/llmtestserver/internal/apierr"
+)
 
 // The Developer API's stable version, v1, serves less than v1beta: no
 // context caching and not the -latest aliases (genai's changelog for
@@ -19,6 +23,15 @@ func betaModel(id string) bool {
 
 // servedOn reports whether the model id is served on t's version.
 func servedOn(t target, id string) bool { return !stableOnly(t) || !betaModel(id) }
+
+// offered is what a 404 on t's version names as served: on v1, not the
+// models v1 does not serve.
+func offered(t target, served []string) []string {
+	if !stableOnly(t) {
+		return served
+	}
+	return slices.DeleteFunc(slices.Clone(served), betaModel)
+}
 
 // cachesNotOnStable is the answer to cachedContents on v1. The API's own
 // body there is inferred (its front end answers 404 for a method the
