@@ -33,9 +33,8 @@ var (
 		"taskType": taskType, "title": str(), "outputDimensionality": integer(), "autoTruncate": boolean(),
 		"documentOcr": boolean(), "audioTrackExtraction": boolean(),
 	})
-	vertexEmbedRequestMessage = msg("EmbedContentRequest", map[string]*field{
-		"model": str(), "content": of(contentMessage), "taskType": taskType, "title": str(),
-		"outputDimensionality": integer(), "autoTruncate": boolean(), "embedContentConfig": of(vertexEmbedConfig),
+	vertexEmbedRequestMessage = embedRequestMessage.with(map[string]*field{
+		"autoTruncate": boolean(), "embedContentConfig": of(vertexEmbedConfig),
 	})
 	vertexBatchEmbedMessage = msg("BatchEmbedContentsRequest", map[string]*field{"requests": list(of(vertexEmbedRequestMessage))})
 )

@@ -57,6 +57,14 @@ const protoPackage = "type.googleapis.com/google.ai.generativelanguage.v1beta."
 
 func msg(name string, fields map[string]*field) *message { return &message{name: name, fields: fields} }
 
+// with returns a copy of m that has more fields too: the same message as
+// another API version or backend knows it.
+func (m *message) with(more map[string]*field) *message {
+	fields := maps.Clone(m.fields)
+	maps.Copy(fields, more)
+	return &message{name: m.name, fields: fields}
+}
+
 func str() *field          { return &field{kind: kindString} }
 func float() *field        { return &field{kind: kindFloat} }
 func integer() *field      { return &field{kind: kindInt} }

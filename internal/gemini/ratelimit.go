@@ -34,11 +34,11 @@ var quotas = map[runtime.RateDimension][2]string{
 // retry, with QuotaFailure and Help details; the answer layer's
 // Retry-After becomes its RetryInfo.
 func (Codec) RateLimitError(c *runtime.RateCheck) *apierr.Error {
-	q := quotas[c.Exceeded]
+	q, limit := quotas[c.Exceeded], c.Window(c.Exceeded).Limit
 	var msg strings.Builder
 	fmt.Fprintf(&msg, "You exceeded your current quota, please check your plan and billing details. "+
 		"For more information on this error, head to: %s. To monitor your current usage, head to: https://ai.dev/rate-limit. "+
-		"\n* Quota exceeded for metric: %s, limit: %d, model: %s\n", rateLimitsDoc, q[0], c.Window(c.Exceeded).Limit, c.Model)
+		"\n* Quota exceeded for metric: %s, limit: %d, model: %s\n", rateLimitsDoc, q[0], limit, c.Model)
 	if c.RetryAfter > 0 {
 		fmt.Fprintf(&msg, "Please retry in %ss.", strconv.FormatFloat(c.RetryAfter.Seconds(), 'f', -1, 64))
 	}
@@ -47,7 +47,7 @@ func (Codec) RateLimitError(c *runtime.RateCheck) *apierr.Error {
 			{"@type": typeQuotaFailure, "violations": []map[string]any{{
 				"quotaMetric": q[0], "quotaId": q[1],
 				"quotaDimensions": map[string]string{"location": "global", "model": c.Model},
-				"quotaValue":      strconv.Itoa(c.Window(c.Exceeded).Limit),
+				"quotaValue":      strconv.Itoa(limit),
 			}}},
 			{"@type": typeHelp, "links": []map[string]string{{"description": "Learn more about Gemini API quotas", "url": rateLimitsDoc}}},
 		}}
