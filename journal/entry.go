@@ -120,6 +120,13 @@ type Entry struct {
 	// stream) or "http_error" (a scripted HTTP error); empty for none, and
 	// for a fault the client left before.
 	Fault string
+	// Job is the ID of the job (a video, a batch, a background response,
+	// a file) the request created, polled, cancelled or deleted, and
+	// JobState its state as the request left it ("queued", "in_progress",
+	// the API's own words for its states); for a line of a batch, Job is
+	// the batch and CustomID the line's custom_id (Gemini's key), and the
+	// entry is the line's, answered as if it were sent alone.
+	Job, JobState, CustomID string
 }
 
 // Usage is the token accounting of an answer, in words of no provider.
@@ -187,7 +194,7 @@ func (e *Entry) size() int64 {
 	n := entrySlotBytes
 	for _, s := range [...]string{e.Provider, e.APIVersion, e.Endpoint, e.Method, e.Path, e.Model, e.UserText,
 		e.Body, e.ReplyText, e.Refusal, e.ResponseID, e.Scenario, e.ScriptedAt, e.ErrorCode, e.ErrorMessage,
-		e.Conversation, e.PromptCacheKey, e.IdempotencyKey, e.Fault} {
+		e.Conversation, e.PromptCacheKey, e.IdempotencyKey, e.Fault, e.Job, e.JobState, e.CustomID} {
 		n += stringBytes(s)
 	}
 	n += e.Request.size() + e.Client.size() + mapBytes(e.Headers)
@@ -249,7 +256,8 @@ func own(e Entry) Entry {
 // entry costs one allocation for them instead of one each.
 func ownScalars(e *Entry) {
 	names := [...]*string{&e.Provider, &e.Endpoint, &e.Method, &e.Path, &e.Model, &e.ResponseID, &e.Scenario,
-		&e.ScriptedAt, &e.ErrorCode, &e.Conversation, &e.PromptCacheKey, &e.APIVersion, &e.IdempotencyKey, &e.Fault}
+		&e.ScriptedAt, &e.ErrorCode, &e.Conversation, &e.PromptCacheKey, &e.APIVersion, &e.IdempotencyKey, &e.Fault,
+		&e.Job, &e.JobState, &e.CustomID}
 	texts := [...]*string{&e.UserText, &e.ReplyText, &e.Refusal, &e.ErrorMessage}
 	n := 0
 	for _, p := range names {
@@ -348,6 +356,9 @@ type entryJSON struct {
 	IdempotencyKey string       `json:"idempotency_key,omitempty"`
 	Replay         bool         `json:"replay,omitempty"`
 	Fault          string       `json:"fault,omitempty"`
+	Job            string       `json:"job,omitempty"`
+	JobState       string       `json:"job_state,omitempty"`
+	CustomID       string       `json:"custom_id,omitempty"`
 }
 
 // MarshalJSON encodes e with snake_case names and the duration in
@@ -365,6 +376,7 @@ func (e Entry) MarshalJSON() ([]byte, error) {
 		ToolResults: e.ToolResults, ToolCalls: e.ToolCalls, SchemaErrors: e.SchemaErrors, Contradictions: e.Contradictions,
 		Usage: e.Usage, Ignored: e.Ignored, APIVersion: e.APIVersion, Betas: e.Betas,
 		IdempotencyKey: e.IdempotencyKey, Replay: e.Replay, Fault: e.Fault,
+		Job: e.Job, JobState: e.JobState, CustomID: e.CustomID,
 	})
 }
 
@@ -387,6 +399,7 @@ func (e *Entry) UnmarshalJSON(data []byte) error {
 		ToolResults: w.ToolResults, ToolCalls: w.ToolCalls, SchemaErrors: w.SchemaErrors, Contradictions: w.Contradictions,
 		Usage: w.Usage, Ignored: w.Ignored, APIVersion: w.APIVersion, Betas: w.Betas,
 		IdempotencyKey: w.IdempotencyKey, Replay: w.Replay, Fault: w.Fault,
+		Job: w.Job, JobState: w.JobState, CustomID: w.CustomID,
 	}
 	return nil
 }

@@ -89,6 +89,11 @@ type Reply struct {
 	// settings. In JSON it is stream: {ttft_ms, tokens_per_second,
 	// tokens_per_chunk}.
 	Stream *Pacing
+	// Job times the job the request starts (a video, a batch, a
+	// background response) on the session's clock, and says how it ends;
+	// nil takes the defaults of JobPlan. Requests that start no job
+	// ignore it.
+	Job *JobPlan
 
 	// ScriptedAt is the file:line of the test's call that scripted the
 	// reply, which the journal and failure messages name; Builder sets it.
@@ -320,6 +325,9 @@ func (r *Reply) Validate() error {
 	if _, ok := NormalizeFinish(r.FinishReason); !ok {
 		return fmt.Errorf("finish_reason: %q is not one of stop, tool_calls, length, content_filter, refusal, pause_turn, model_context_window_exceeded, stop_sequence (or end_turn, tool_use, max_tokens)", r.FinishReason)
 	}
+	if err := r.validateJob(); err != nil {
+		return err
+	}
 	return r.validateBlocks()
 }
 
@@ -344,6 +352,7 @@ type replyJSON struct {
 	DelayMS      int64           `json:"delay_ms,omitempty"`
 	Fault        *Fault          `json:"fault,omitempty"`
 	Stream       *Pacing         `json:"stream,omitempty"`
+	Job          *JobPlan        `json:"job,omitempty"`
 }
 
 // MarshalJSON encodes the delay as delay_ms (and a stream's pacing in
@@ -357,7 +366,7 @@ func (r Reply) MarshalJSON() ([]byte, error) {
 		Thinking: r.Thinking, Redacted: r.RedactedThinking, WebSearches: r.WebSearches, Citations: r.Citations,
 		Iterations: r.Iterations, AppliedEdits: r.AppliedEdits,
 		Error: r.Error, Vectors: r.Vectors, FinishReason: r.FinishReason, Usage: r.Usage, Model: r.Model, DelayMS: r.Delay.Milliseconds(),
-		Fault: r.Fault, Stream: r.Stream})
+		Fault: r.Fault, Stream: r.Stream, Job: r.Job})
 }
 
 // UnmarshalJSON decodes delay_ms into Delay and refuses unknown fields, so a
@@ -370,7 +379,7 @@ func (r *Reply) UnmarshalJSON(data []byte) error {
 	*r = Reply{Text: w.Text, ToolCalls: w.ToolCalls, JSON: w.JSON, Refusal: w.Refusal, RefusalCategory: w.RefusalCat, Thinking: w.Thinking,
 		RedactedThinking: w.Redacted, WebSearches: w.WebSearches, Citations: w.Citations,
 		Iterations: w.Iterations, AppliedEdits: w.AppliedEdits, Error: w.Error, Vectors: w.Vectors,
-		FinishReason: w.FinishReason, Usage: w.Usage, Model: w.Model, Delay: delayOf(w.DelayMS), Fault: w.Fault, Stream: w.Stream}
+		FinishReason: w.FinishReason, Usage: w.Usage, Model: w.Model, Delay: delayOf(w.DelayMS), Fault: w.Fault, Stream: w.Stream, Job: w.Job}
 	return nil
 }
 

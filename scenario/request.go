@@ -19,11 +19,24 @@ const (
 	// EndpointGenerateContent is Gemini's models/{m}:generateContent and
 	// :streamGenerateContent.
 	EndpointGenerateContent Endpoint = "generate_content"
+	// EndpointVideos is OpenAI's POST /v1/videos and its remix. Only
+	// scenarios that name it answer it, with a reply whose Job times the
+	// video (and whose Error fails it); without one, a video takes the
+	// defaults of JobPlan and completes.
+	EndpointVideos Endpoint = "videos"
+	// EndpointBatches is the creation of a batch: OpenAI's POST
+	// /v1/batches, Anthropic's POST /v1/messages/batches, Gemini's
+	// :batchGenerateContent. Only scenarios that name it answer it, with a
+	// reply whose Job times the batch; its lines are answered one by one
+	// as if each were sent alone, by the scenarios of their own endpoints.
+	EndpointBatches Endpoint = "batches"
 )
 
 // Conversational reports whether e is answered by conversational scenarios:
 // those whose match names no endpoint answer every conversational request.
-func (e Endpoint) Conversational() bool { return e != EndpointEmbeddings }
+func (e Endpoint) Conversational() bool {
+	return e != EndpointEmbeddings && e != EndpointVideos && e != EndpointBatches
+}
 
 // Request is the normalized form of a provider request. Matchers and Go
 // responders see only this form, so one scenario can answer every wire format

@@ -39,11 +39,13 @@ type Config struct {
 	Journal JournalConfig `json:"journal"`
 	// History reserves room for stored responses (Responses API history).
 	History HistoryConfig `json:"history"`
-	// Videos reserves room for video generation jobs. No video route is
-	// served yet: the setting only prices the reservation, so that
-	// configurations written now keep their meaning once /v1/videos is,
-	// and it is 0 by default, so that a session pays for no stub.
+	// Videos bounds the session's video generation jobs (OpenAI's
+	// /v1/videos).
 	Videos VideosConfig `json:"videos"`
+	// Jobs bounds the session's other long work: background responses,
+	// batches (OpenAI's, Anthropic's, Gemini's) and the files OpenAI's
+	// batches read and write.
+	Jobs JobsConfig `json:"jobs"`
 	// Stream shapes streamed answers.
 	Stream StreamConfig `json:"stream"`
 	// RateLimits limit the requests and tokens a minute, per model; nil
@@ -152,12 +154,26 @@ type HistoryConfig struct {
 	MaxBytes int64 `json:"max_bytes"`
 }
 
-// VideosConfig bounds a session's jobs: its runtime keeps at most
+// VideosConfig bounds a session's video jobs: its runtime keeps at most
 // Capacity of them, in at most Capacity × 128 KiB, the room the
-// reservation prices. Video routes are not served yet; see Config.Videos.
+// reservation prices (a video job, its request and its tiny MP4,
+// thumbnail and spritesheet, takes less; see the tests that measure it).
+// A video past the capacity is refused with a 429, and videos that are gone
+// (a day after they end by default) make room.
 type VideosConfig struct {
-	// Capacity is the most jobs kept, 0 to 10,000.
+	// Capacity is the most video jobs kept, 0 to 10,000.
 	Capacity int `json:"capacity"`
+}
+
+// JobsConfig bounds a session's jobs other than videos (background
+// responses, batches, files): its runtime keeps at most Capacity of them
+// in at most MaxBytes, what their requests, their lines' answers and
+// their files weigh. The reservation prices MaxBytes plus 1 KiB each.
+type JobsConfig struct {
+	// Capacity is the most jobs and files kept, 0 to 100,000.
+	Capacity int `json:"capacity"`
+	// MaxBytes is the most bytes they keep, 0 to 1 GiB.
+	MaxBytes int64 `json:"max_bytes"`
 }
 
 // DefaultConfig returns the configuration a server starts with unless told
@@ -168,6 +184,10 @@ func DefaultConfig() Config {
 		Journal: JournalConfig{Capacity: 1000, MaxBytes: 8 << 20, MaxBodyBytes: defaultJournalBodyBytes},
 		History: HistoryConfig{Capacity: 1000, MaxBytes: 2 << 20},
 		Stream:  StreamConfig{TokensPerChunk: 1},
+		// A few videos and jobs at once, as a test polls them; a batch of
+		// a thousand lines needs more (see JobsConfig).
+		Videos: VideosConfig{Capacity: 4},
+		Jobs:   JobsConfig{Capacity: 32, MaxBytes: 1 << 20},
 		// Small enough that the default reservation stays within 16 MiB.
 		Idempotency: IdempotencyConfig{Capacity: 256, MaxBytes: 128 << 10},
 	}
@@ -179,6 +199,7 @@ const (
 	journalEntryBytes   = 1 << 10   // bookkeeping per journal entry, beyond its bytes
 	historyEntryBytes   = 256       // one stored response's index entry, beyond the bytes its max_bytes counts
 	videoJobBytes       = 128 << 10 // one video job, its small MP4 included
+	jobEntryBytes       = 1 << 10   // bookkeeping per job, beyond the bytes its max_bytes counts
 	fixedRetentionBytes = 5 << 19   // conversation identities and the prompt cache at their caps, counters
 )
 
@@ -191,6 +212,7 @@ const (
 //	journal.max_bytes + journal.capacity × 1 KiB
 //	+ history.max_bytes + history.capacity × 256 B
 //	+ videos.capacity × 128 KiB
+//	+ jobs.max_bytes + jobs.capacity × 1 KiB
 //	+ idempotency.max_bytes + idempotency.capacity × 256 B
 //	+ 2.5 MiB + configurationCost + faultsCost
 //
@@ -200,6 +222,7 @@ func (c *Config) Reservation() int64 {
 		int64(c.Journal.Capacity)*journalEntryBytes +
 		c.History.MaxBytes + int64(c.History.Capacity)*historyEntryBytes +
 		int64(c.Videos.Capacity)*videoJobBytes +
+		c.Jobs.MaxBytes + int64(c.Jobs.Capacity)*jobEntryBytes +
 		c.idempotencyCost() +
 		fixedRetentionBytes +
 		c.configurationCost() + c.faultsCost()
@@ -213,6 +236,8 @@ const (
 	maxHistoryCapacity = 1_000_000
 	maxHistoryBytes    = 1 << 30
 	maxVideosCapacity  = 10_000
+	maxJobsCapacity    = 100_000
+	maxJobsBytes       = 1 << 30
 	maxIdempotencyKeys = 100_000
 	maxIdempotentBytes = 1 << 30
 	maxTokensPerChunk  = 4096
@@ -265,6 +290,10 @@ func (c *Config) Validate() error {
 		return &ConfigError{"history.max_bytes", fmt.Sprintf("must be between 1 and %d", maxHistoryBytes)}
 	case c.Videos.Capacity < 0 || c.Videos.Capacity > maxVideosCapacity:
 		return &ConfigError{"videos.capacity", fmt.Sprintf("must be between 0 and %d", maxVideosCapacity)}
+	case c.Jobs.Capacity < 0 || c.Jobs.Capacity > maxJobsCapacity:
+		return &ConfigError{"jobs.capacity", fmt.Sprintf("must be between 0 and %d", maxJobsCapacity)}
+	case c.Jobs.MaxBytes < 0 || c.Jobs.MaxBytes > maxJobsBytes:
+		return &ConfigError{"jobs.max_bytes", fmt.Sprintf("must be between 0 and %d", maxJobsBytes)}
 	case c.Idempotency.Capacity < 0 || c.Idempotency.Capacity > maxIdempotencyKeys:
 		return &ConfigError{"idempotency.capacity", fmt.Sprintf("must be between 0 and %d", maxIdempotencyKeys)}
 	case c.Idempotency.MaxBytes < 0 || c.Idempotency.MaxBytes > maxIdempotentBytes:
@@ -444,8 +473,10 @@ func (c *Config) settings() runtime.Settings {
 		HistoryMaxBytes:      c.History.MaxBytes,
 		// The reservation prices each video job at videoJobBytes; the
 		// runtime holds its jobs to that.
-		JobCapacity: c.Videos.Capacity,
-		JobMaxBytes: int64(c.Videos.Capacity) * videoJobBytes,
+		VideoCapacity: c.Videos.Capacity,
+		VideoMaxBytes: int64(c.Videos.Capacity) * videoJobBytes,
+		JobCapacity:   c.Jobs.Capacity,
+		JobMaxBytes:   c.Jobs.MaxBytes,
 
 		IgnoreContextWindow:    c.IgnoreContextWindow,
 		AllowUnknownParameters: c.AllowUnknownParameters,
@@ -473,7 +504,7 @@ func (c Config) withoutScenarios() Config {
 // is (the journal needs a capacity).
 func (c *Config) isZero() bool {
 	return c.APIKey == "" && c.BearerToken == "" && c.Models == nil && c.Scenarios == nil && c.Journal.isZero() &&
-		c.History == HistoryConfig{} && c.Videos == VideosConfig{} && c.Stream == StreamConfig{} &&
+		c.History == HistoryConfig{} && c.Videos == VideosConfig{} && c.Jobs == JobsConfig{} && c.Stream == StreamConfig{} &&
 		c.RateLimits == nil && c.Chaos == nil &&
 		!c.IgnoreContextWindow && !c.AllowUnknownParameters && !c.RelaxAPIHeaders && c.Idempotency == IdempotencyConfig{} && c.IDSeed == nil
 }

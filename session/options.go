@@ -76,6 +76,12 @@ func WithHistoryMaxBytes(maxBytes int64) Option {
 	return optionFunc(func(c *Config) { c.History.MaxBytes = maxBytes })
 }
 
+// WithJobs bounds the jobs other than videos (background responses,
+// batches, files) to capacity, in at most maxBytes.
+func WithJobs(capacity int, maxBytes int64) Option {
+	return optionFunc(func(c *Config) { c.Jobs = JobsConfig{Capacity: capacity, MaxBytes: maxBytes} })
+}
+
 // WithVideos bounds the video jobs to capacity.
 func WithVideos(capacity int) Option {
 	return optionFunc(func(c *Config) { c.Videos.Capacity = capacity })

@@ -132,6 +132,24 @@ func (s *Session) Embeddings(name string) *scenario.Builder {
 	return s.builder(name, scenario.Match{Endpoint: scenario.EndpointEmbeddings})
 }
 
+// Videos scripts the scenario name for video generation (OpenAI's POST
+// /v1/videos and remixes): its replies time each video and say how it
+// ends, sess.Videos("slow").Reply(scenario.Job(scenario.JobPlan{Running:
+// time.Minute})). Without one, a video takes the defaults of
+// scenario.JobPlan and completes. Every When narrows within the videos
+// endpoint; the request's prompt is its user message.
+func (s *Session) Videos(name string) *scenario.Builder {
+	return s.builder(name, scenario.Match{Endpoint: scenario.EndpointVideos})
+}
+
+// Batches scripts the scenario name for the creation of batches
+// (OpenAI's, Anthropic's and Gemini's): its replies time each batch on
+// the session's clock. The lines of a batch are answered as if each were
+// sent alone, by the scenarios of their own endpoints (Chat, Embeddings).
+func (s *Session) Batches(name string) *scenario.Builder {
+	return s.builder(name, scenario.Match{Endpoint: scenario.EndpointBatches})
+}
+
 // Scenario scripts the scenario name for requests that match; When narrows
 // it further. A name already scripted is continued as with Chat: its match
 // changes only when the builder calls When, and then to match narrowed by

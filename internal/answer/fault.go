@@ -1,6 +1,9 @@
 package answer
 
 import (
+	"net/http"
+
+	"github.com/llmtestserver/llmtestserver/internal/apierr"
 	"github.com/llmtestserver/llmtestserver/internal/httpx"
 	"github.com/llmtestserver/llmtestserver/internal/provider"
 	"github.com/llmtestserver/llmtestserver/scenario"
@@ -32,6 +35,12 @@ func settleFault(x *provider.Exchange, reply *scenario.Reply, req *scenario.Requ
 	}
 	if !hangs(reply) {
 		return nil
+	}
+	if x.Deferred {
+		// A job's answer (a batch's line) is waited for by nobody: the
+		// model that never answers is a line that timed out.
+		return &provider.Response{Err: &apierr.Error{Kind: scenario.ErrorTimeout, Status: http.StatusGatewayTimeout,
+			Message: "The model did not answer in time."}}
 	}
 	<-x.Ctx.Done()
 	return &provider.Response{Err: httpx.ClientGone()}

@@ -67,7 +67,11 @@ func settle(x *provider.Exchange, res *runtime.Reservation, req *scenario.Reques
 	// goes back to its queue; but a hang is delivered from the moment its
 	// request takes it: leaving before its bytes would have come is what
 	// the hang is there to cause.
-	if werr := x.Runtime.Wait(x.Ctx, reply.Delay); werr != nil && !hangs(&reply) {
+	delay := reply.Delay
+	if x.Deferred {
+		delay = 0 // a job's answer: its timing is the job's plan
+	}
+	if werr := x.Runtime.Wait(x.Ctx, delay); werr != nil && !hangs(&reply) {
 		res.Rollback()
 		return reply, &provider.Response{Err: httpx.ClientGone()}
 	}

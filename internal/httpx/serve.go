@@ -19,9 +19,10 @@ import (
 // the route, delivers the answer and journals the request, with what the
 // codec reads of the request's headers (provider.HeaderReader) and the
 // model the route's Response names. atDefault says that rt is the default
-// runtime, whose key is the management key.
+// runtime, whose key is the management key. dispatch is the whole
+// server, which answers the lines of a batch (see provider.Dispatch).
 func Serve(w http.ResponseWriter, r *http.Request, rt *runtime.Runtime, codec provider.Codec, route provider.Route,
-	maxBody int64, atDefault bool) {
+	maxBody int64, atDefault bool, dispatch http.Handler) {
 	render := codec.RenderError
 	ctx, end, ok := rt.Begin(r.Context(), func() { interrupt(w) })
 	if !ok {
@@ -35,7 +36,10 @@ func Serve(w http.ResponseWriter, r *http.Request, rt *runtime.Runtime, codec pr
 	defer end()
 	x := &provider.Exchange{Ctx: ctx, Runtime: rt, Request: r, Codec: codec,
 		Entry:   journal.Entry{Time: rt.Now(), Provider: codec.Name(), Method: r.Method, Path: r.URL.Path},
-		MaxBody: maxBody}
+		MaxBody: maxBody, Dispatcher: dispatch}
+	if line, ok := provider.LineOf(r.Context()); ok {
+		x.Entry.Job, x.Entry.CustomID, x.Deferred = line.Job, line.CustomID, true
+	}
 	settings := rt.Settings()
 	journalBody := journalRequest(x, &settings)
 	if hr, ok := codec.(provider.HeaderReader); ok {

@@ -96,7 +96,7 @@ func serve(t *testing.T, rt *runtime.Runtime, r *http.Request, route func(*provi
 				aborted = true
 			}
 		}()
-		httpx.Serve(w, r, rt, fakeCodec{}, provider.Route{Serve: route}, 1<<20, atDefault)
+		httpx.Serve(w, r, rt, fakeCodec{}, provider.Route{Serve: route}, 1<<20, atDefault, nil)
 	}()
 	return w, aborted
 }

@@ -39,6 +39,14 @@ type Exchange struct {
 	Fault       *scenario.Fault
 	StreamError *scenario.Error
 	Pacing      *scenario.Pacing
+	// Dispatcher is the whole server, on which Dispatch answers a batch's
+	// lines.
+	Dispatcher http.Handler
+	// Deferred says that the answer is a job's (a batch's line, a
+	// background response): the reply's delay and hang are the job's
+	// timing on the session's clock, not this request's, so the request
+	// does not wait them out.
+	Deferred bool
 }
 
 // Response is what a route answers; the HTTP core writes it. Routes never

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"slices"
 	"time"
+
+	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
 // A job is long work a request hands to the provider (a video, a batch, a
@@ -51,6 +53,22 @@ type JobPlan struct {
 	// (the default), JobFailed or JobExpired.
 	Ends JobState
 	Keep time.Duration
+}
+
+// PlanOf is the plan a reply scripts for its job; nil gives the
+// defaults.
+func PlanOf(p *scenario.JobPlan) JobPlan {
+	if p == nil {
+		return JobPlan{}
+	}
+	plan := JobPlan{Queued: p.Queued, Running: p.Running, Steps: p.Steps, Keep: p.Keep}
+	switch p.Ends {
+	case scenario.JobFailed:
+		plan.Ends = JobFailed
+	case scenario.JobExpired:
+		plan.Ends = JobExpired
+	}
+	return plan
 }
 
 // resolved returns p with its defaults filled in and its negative values
@@ -148,21 +166,60 @@ var (
 	ErrRetired = errors.New("runtime: the session was deleted")
 )
 
-// jobs holds a runtime's jobs in the order they were made.
+// KindVideo is the kind of the video jobs, which have bounds of their
+// own (Settings.VideoCapacity, VideoMaxBytes).
+const KindVideo = "video"
+
+// jobs holds a runtime's jobs in the order they were made, with the bytes
+// of its videos and of its other jobs.
 type jobs struct {
-	list  []*Job
-	bytes int64
+	list                   []*Job
+	videoBytes, otherBytes int64
 }
 
 // clone copies the list; the jobs themselves are shared, as no one
 // changes one once stored.
-func (js jobs) clone() jobs { return jobs{list: slices.Clone(js.list), bytes: js.bytes} }
+func (js jobs) clone() jobs {
+	c := js
+	c.list = slices.Clone(js.list)
+	return c
+}
+
+// weigh adds n bytes to the pool of kind.
+func (js *jobs) weigh(kind string, n int64) {
+	if kind == KindVideo {
+		js.videoBytes += n
+	} else {
+		js.otherBytes += n
+	}
+}
+
+// usage is the count and bytes of the jobs in the pool of kind.
+func (js *jobs) usage(kind string) (count int, bytes int64) {
+	for _, j := range js.list {
+		if (j.Kind == KindVideo) == (kind == KindVideo) {
+			count++
+		}
+	}
+	if kind == KindVideo {
+		return count, js.videoBytes
+	}
+	return count, js.otherBytes
+}
+
+// bounds are the count and bytes s allows the pool of kind.
+func bounds(s *Settings, kind string) (int, int64) {
+	if kind == KindVideo {
+		return s.VideoCapacity, s.VideoMaxBytes
+	}
+	return s.JobCapacity, s.JobMaxBytes
+}
 
 // purge drops the jobs gone at now.
 func (js *jobs) purge(now time.Time) {
 	js.list = slices.DeleteFunc(js.list, func(j *Job) bool {
 		if j.gone(now) {
-			js.bytes -= j.Bytes
+			js.weigh(j.Kind, -j.Bytes)
 			return true
 		}
 		return false
@@ -175,8 +232,9 @@ func (js *jobs) index(kind, id string) int {
 
 // AddJob keeps j, made now (its Created set to the runtime's clock), and
 // returns it with its status. It refuses a job past the bounds of the
-// settings (JobCapacity jobs, JobMaxBytes bytes, the jobs gone first
-// dropped) with ErrJobsFull, and any job once the runtime is retired.
+// settings with ErrJobsFull (VideoCapacity and VideoMaxBytes for the
+// videos, JobCapacity and JobMaxBytes for every other kind, the jobs gone
+// first dropped), and any job once the runtime is retired with ErrRetired.
 func (rt *Runtime) AddJob(j Job) (Job, JobStatus, error) {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
@@ -185,13 +243,13 @@ func (rt *Runtime) AddJob(j Job) (Job, JobStatus, error) {
 	}
 	now := rt.clock.Now()
 	rt.jobs.purge(now)
-	s := rt.settings
-	if len(rt.jobs.list) >= s.JobCapacity || rt.jobs.bytes+j.Bytes > s.JobMaxBytes {
+	maxCount, maxBytes := bounds(&rt.settings, j.Kind)
+	if count, bytes := rt.jobs.usage(j.Kind); count >= maxCount || bytes+j.Bytes > maxBytes {
 		return Job{}, JobStatus{}, ErrJobsFull
 	}
 	j.Created = now
 	rt.jobs.list = append(rt.jobs.list, &j)
-	rt.jobs.bytes += j.Bytes
+	rt.jobs.weigh(j.Kind, j.Bytes)
 	return j, j.At(now), nil
 }
 
@@ -209,8 +267,8 @@ func (rt *Runtime) Job(kind, id string) (Job, JobStatus, bool) {
 	return *j, j.At(now), true
 }
 
-// Jobs returns the jobs of kind kept now, oldest first, with their
-// statuses.
+// Jobs returns the jobs of kind kept now (every kind for ""), oldest
+// first, with their statuses.
 func (rt *Runtime) Jobs(kind string) ([]Job, []JobStatus) {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
@@ -218,7 +276,7 @@ func (rt *Runtime) Jobs(kind string) ([]Job, []JobStatus) {
 	var out []Job
 	var statuses []JobStatus
 	for _, j := range rt.jobs.list {
-		if j.Kind == kind && !j.gone(now) {
+		if (kind == "" || j.Kind == kind) && !j.gone(now) {
 			out = append(out, *j)
 			statuses = append(statuses, j.At(now))
 		}
@@ -263,10 +321,11 @@ func (rt *Runtime) UpdateJob(kind, id string, update func(Job) Job) (Job, bool) 
 	old := rt.jobs.list[i]
 	n := update(*old)
 	n.ID, n.Kind, n.Created = old.ID, old.Kind, old.Created
-	if rt.jobs.bytes-old.Bytes+n.Bytes > rt.settings.JobMaxBytes {
+	_, maxBytes := bounds(&rt.settings, old.Kind)
+	if _, bytes := rt.jobs.usage(old.Kind); bytes-old.Bytes+n.Bytes > maxBytes {
 		return Job{}, false
 	}
-	rt.jobs.bytes += n.Bytes - old.Bytes
+	rt.jobs.weigh(old.Kind, n.Bytes-old.Bytes)
 	rt.jobs.list[i] = &n
 	return n, true
 }
@@ -280,7 +339,7 @@ func (rt *Runtime) DeleteJob(kind, id string) bool {
 	if rt.retired || i < 0 {
 		return false
 	}
-	rt.jobs.bytes -= rt.jobs.list[i].Bytes
+	rt.jobs.weigh(kind, -rt.jobs.list[i].Bytes)
 	rt.jobs.list = slices.Delete(rt.jobs.list, i, i+1)
 	return true
 }

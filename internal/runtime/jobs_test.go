@@ -16,7 +16,7 @@ var jobsStart = time.Date(2031, 1, 2, 3, 4, 5, 0, time.UTC)
 // most maxBytes.
 func jobRuntime(capacity int, maxBytes int64) (*Runtime, *clock.Fake) {
 	clk := clock.NewFake(jobsStart)
-	return New(Settings{JournalCapacity: 10, JournalMaxBytes: 1 << 20, JobCapacity: capacity, JobMaxBytes: maxBytes, Clock: clk}), clk
+	return New(Settings{JournalCapacity: 10, JournalMaxBytes: 1 << 20, VideoCapacity: capacity, VideoMaxBytes: maxBytes, JobCapacity: capacity, JobMaxBytes: maxBytes, Clock: clk}), clk
 }
 
 // A job with the default plan queues a second, runs four in four steps
@@ -192,4 +192,29 @@ func TestJobsCloneResetRetire(t *testing.T) {
 	_, s, ok = c.Job("video", "a")
 	assert.True(t, ok, "a retired runtime still shows what it had")
 	assert.Equal(t, JobCancelled, s.State)
+}
+
+// Videos and the other jobs are bounded apart: a full set of videos
+// leaves room for a batch, and the other way round.
+func TestJobPools(t *testing.T) {
+	clk := clock.NewFake(jobsStart)
+	rt := New(Settings{JournalCapacity: 10, JournalMaxBytes: 1 << 20, VideoCapacity: 1, VideoMaxBytes: 100,
+		JobCapacity: 2, JobMaxBytes: 1000, Clock: clk})
+	_, _, err := rt.AddJob(Job{ID: "video_1", Kind: KindVideo, Bytes: 100})
+	require.NoError(t, err)
+	_, _, err = rt.AddJob(Job{ID: "video_2", Kind: KindVideo, Bytes: 1})
+	assert.ErrorIs(t, err, ErrJobsFull)
+	_, _, err = rt.AddJob(Job{ID: "batch_1", Kind: "batch", Bytes: 900})
+	require.NoError(t, err)
+	_, _, err = rt.AddJob(Job{ID: "batch_2", Kind: "batch", Bytes: 101})
+	assert.ErrorIs(t, err, ErrJobsFull, "past the bytes of the other jobs")
+	_, _, err = rt.AddJob(Job{ID: "file_1", Kind: "file", Bytes: 100})
+	require.NoError(t, err)
+	_, ok := rt.UpdateJob("batch", "batch_1", func(j Job) Job { j.Bytes = 901; return j })
+	assert.False(t, ok, "an update past the bound is refused")
+	all, _ := rt.Jobs("")
+	assert.Len(t, all, 3)
+	require.True(t, rt.DeleteJob(KindVideo, "video_1"))
+	_, _, err = rt.AddJob(Job{ID: "video_2", Kind: KindVideo, Bytes: 100})
+	assert.NoError(t, err, "a deleted video makes room")
 }

@@ -45,11 +45,14 @@ type Settings struct {
 	// HistoryMaxBytes the most bytes they keep, as Stored.Size counts them.
 	HistoryCapacity int
 	HistoryMaxBytes int64
-	// JobCapacity is the most jobs (videos, batches, background
-	// responses) kept, and JobMaxBytes the most bytes they keep, as
-	// Job.Bytes counts them (see AddJob).
-	JobCapacity int
-	JobMaxBytes int64
+	// VideoCapacity is the most video jobs kept, and VideoMaxBytes the
+	// most bytes they keep; JobCapacity and JobMaxBytes bound the other
+	// jobs (batches, their files, background responses) alike, as
+	// AddJob says. The reservation prices both.
+	VideoCapacity int
+	VideoMaxBytes int64
+	JobCapacity   int
+	JobMaxBytes   int64
 	// RateLimits limit the requests and tokens a minute, per model (see
 	// RateLimits); the zero value limits nothing.
 	RateLimits RateLimits

@@ -110,7 +110,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !found {
 		served = route{codec: codec, Route: provider.Route{Serve: h.notFound}}
 	}
-	httpx.Serve(w, r, sel, codec, served.Route, h.opts.MaxRequestBytes, sel == h.sessions.Default())
+	httpx.Serve(w, r, sel, codec, served.Route, h.opts.MaxRequestBytes, sel == h.sessions.Default(), h)
 }
 
 // find returns the route that serves r, with the codec that speaks it: of
