@@ -28,6 +28,8 @@ func (Codec) Routes() []provider.Route {
 	return []provider.Route{
 		{Method: http.MethodPost, Path: "/v1/messages", Serve: answer.Serve(decodeMessages)},
 		{Method: http.MethodPost, Path: "/v1/messages/count_tokens", Serve: answer.Count(decodeCountTokens, countBody)},
+		{Path: "/v1/messages/batches", Serve: serveBatches},
+		{Path: "/v1/messages/batches/", Serve: serveBatchByID},
 		{Method: http.MethodGet, Path: "/v1/models", Serve: serveModels},
 		{Method: http.MethodGet, Path: "/v1/models/", Serve: serveModel},
 	}

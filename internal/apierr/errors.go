@@ -139,3 +139,15 @@ const StatusClientClosed = 499
 func ClientClosed(message string) *Error {
 	return &Error{Status: StatusClientClosed, Type: "client_closed_request", Message: message}
 }
+
+// JobsFull refuses a job past the session's bounds: what names the jobs
+// ("videos", "jobs") and setting the configuration that bounds them
+// ("videos.capacity", "jobs.capacity and jobs.max_bytes"). No real API
+// has such a bound per caller; a 429 is what a client that starts too
+// much long work gets from the real ones, and its message says what to
+// configure.
+func JobsFull(what, setting string) *Error {
+	return &Error{Kind: scenario.ErrorRateLimit, Status: http.StatusTooManyRequests, Code: "session_jobs_full",
+		Message: "This session keeps no more " + what + ": raise " + setting + " in its configuration, " +
+			"or delete or wait out the ones it keeps (an ended job is kept a day unless its scenario's plan says otherwise)."}
+}

@@ -43,6 +43,12 @@ func (Codec) Routes() []provider.Route {
 		{Path: conversationsPath + "/", Serve: serveConversationByID},
 		{Method: http.MethodGet, Path: "/v1/models", Serve: serveModels},
 		{Method: http.MethodGet, Path: "/v1/models/", Serve: serveModel},
+		{Path: "/v1/videos", Serve: serveVideos},
+		{Path: "/v1/videos/", Serve: serveVideoByID},
+		{Path: "/v1/files", Serve: serveFiles},
+		{Path: "/v1/files/", Serve: serveFileByID},
+		{Path: "/v1/batches", Serve: serveBatches},
+		{Path: "/v1/batches/", Serve: serveBatchByID},
 	}
 }
 
