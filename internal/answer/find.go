@@ -78,10 +78,23 @@ func settle(x *provider.Exchange, res *runtime.Reservation, req *scenario.Reques
 	if refused := settleFault(x, &reply, req); refused != nil {
 		return reply, refused
 	}
-	if reply.Error != nil && !(reply.Error.InStream && req.Stream) {
+	if reply.Error != nil && !(reply.Error.InStream && req.Stream) && !failsJob(x, &reply) {
 		return reply, &provider.Response{Err: apierr.Scripted(reply.Error), Reservation: res}
 	}
 	return reply, nil
+}
+
+// failsJob reports whether reply fails the job the request starts (a
+// background response) once it has run, rather than the request itself:
+// a reply scripted with scenario.FailJob. The request is answered, and
+// the codec renders the failure when the job is seen to fail. A batch's
+// line has no job of its own: its reply's error is the line's.
+func failsJob(x *provider.Exchange, reply *scenario.Reply) bool {
+	if !x.Deferred || reply.Job == nil || reply.Job.Ends != scenario.JobFailed {
+		return false
+	}
+	_, line := provider.LineOf(x.Ctx)
+	return !line
 }
 
 // resolve returns the reply to render: the scripted one, or what its Go

@@ -47,6 +47,9 @@ func serve(x *provider.Exchange, decode Decoder) (res provider.Response) {
 	}
 	res = respond(x, turn, &a, &reply, failure)
 	res.Reservation = reservation
+	if h, ok := turn.(Holder); ok {
+		h.Hold(reservation)
+	}
 	return res
 }
 
@@ -55,7 +58,8 @@ func serve(x *provider.Exchange, decode Decoder) (res provider.Response) {
 func respond(x *provider.Exchange, turn Turn, a *provider.Answer, reply *scenario.Reply, failure *apierr.Error) provider.Response {
 	settings := x.StreamSettings()
 	out := turn.Render(a, reply, Stream{TokensPerChunk: settings.TokensPerChunk, Split: tokens.Splitter(x.Ctx, turn.Request().Model)})
-	return provider.Response{JSON: out.JSON, SSE: out.SSE, Pacing: settings, Delivered: turn.Delivered(failure)}
+	return provider.Response{JSON: out.JSON, SSE: out.SSE, Pacing: settings, Delivered: turn.Delivered(failure),
+		Job: out.Job, JobState: out.JobState}
 }
 
 // nothingGenerated answers a turn that asks for no output (Anthropic's

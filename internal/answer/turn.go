@@ -5,6 +5,7 @@ import (
 
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
 	"github.com/llmtestserver/llmtestserver/internal/provider"
+	"github.com/llmtestserver/llmtestserver/internal/runtime"
 	"github.com/llmtestserver/llmtestserver/scenario"
 )
 
@@ -65,6 +66,14 @@ type CountRenderer interface {
 	CountBody(tokens int) any
 }
 
+// Holder is implemented by a Turn whose answer starts a job that keeps
+// its reply past the request (a background response): Hold hands it the
+// reservation (nil for a chaos rule's reply), which the job gives back to
+// its queue if it is cancelled before it has run.
+type Holder interface {
+	Hold(*runtime.Reservation)
+}
+
 // Settler is implemented by a Turn that holds something while it is
 // answered, such as its claim on the message thread it continues, and
 // lets it go in Settle, which runs once however the request ends: refused
@@ -92,4 +101,7 @@ type Stream struct {
 type Rendered struct {
 	JSON any
 	SSE  provider.EventStream
+	// Job and JobState name the job the answer starts (a background
+	// response) and its state, for the journal (see provider.Response).
+	Job, JobState string
 }

@@ -81,6 +81,9 @@ func Serve(w http.ResponseWriter, r *http.Request, rt *runtime.Runtime, codec pr
 	if res.Model != "" {
 		x.Entry.Model = res.Model
 	}
+	if res.Job != "" {
+		x.Entry.Job, x.Entry.JobState = res.Job, res.JobState
+	}
 	if superseded(ctx) {
 		supersede(w, res, codec)
 		return

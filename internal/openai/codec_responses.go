@@ -11,6 +11,7 @@ import (
 
 	"github.com/llmtestserver/llmtestserver/internal/answer"
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
+	"github.com/llmtestserver/llmtestserver/internal/httpx"
 	"github.com/llmtestserver/llmtestserver/internal/provider"
 	"github.com/llmtestserver/llmtestserver/internal/runtime"
 	"github.com/llmtestserver/llmtestserver/internal/tokens"
@@ -50,11 +51,20 @@ type responsesTurn struct {
 	// tokensPerChunk is the stream setting the answer was rendered with,
 	// which a stored response replays its stream with.
 	tokensPerChunk int
+	// For a background response (see responses_background.go): held is
+	// the reservation of its reply, plan its job's plan, and stuck says
+	// that its stream breaks off by a scripted fault, which leaves it
+	// stuck rather than delivered.
+	held  *runtime.Reservation
+	plan  runtime.JobPlan
+	stuck bool
 }
 
 var (
 	_ answer.Turn         = (*responsesTurn)(nil)
 	_ answer.ModelRefuser = (*responsesTurn)(nil)
+	_ answer.Holder       = (*responsesTurn)(nil)
+	_ answer.Settler      = (*responsesTurn)(nil)
 )
 
 // decodeResponses is the answer.Decoder of POST /v1/responses.
@@ -93,6 +103,9 @@ func decodeResponsesTurn(x *provider.Exchange, body []byte, newID func(string) s
 	if c := &t.chain; c.base != nil {
 		x.Earlier = runtime.Earlier{Messages: c.base.Messages - c.standIn, UserTurns: c.base.UserTurns}
 	}
+	// A background response's reply is its job's: its delay and a
+	// FailJob error are the job's, not the create's.
+	x.Deferred = t.inBackground() && newID != nil
 	return t, nil
 }
 
@@ -110,7 +123,39 @@ func (t *responsesTurn) ModelNotFound(model string, served []string, allowList b
 
 // Rules refuses a model that is no chat model, as the real API does (on
 // input_tokens too, inferred).
-func (t *responsesTurn) Rules() *apierr.Error { return notAChatModel(t.x, t.norm.Model) }
+func (t *responsesTurn) Rules() *apierr.Error {
+	if err := notAChatModel(t.x, t.norm.Model); err != nil {
+		return err
+	}
+	// A background response needs room for its job, checked before any
+	// reply is taken; a count (no IDs drawn) starts none.
+	if t.req.Background && t.newID != nil && !t.x.Runtime.HasJobRoom(responseJobKind, responseJobBytes) {
+		return apierr.JobsFull("background responses", "jobs.capacity and jobs.max_bytes")
+	}
+	return nil
+}
+
+// Hold implements answer.Holder: a background response gives its reply
+// back if it is cancelled before it has run.
+func (t *responsesTurn) Hold(r *runtime.Reservation) {
+	if t.req.Background {
+		t.held = r
+	}
+}
+
+// Settle implements answer.Settler: a background stream that a scripted
+// fault breaks off is stored, stuck, however its request ends.
+func (t *responsesTurn) Settle() {
+	if !t.stuck || t.answer == nil {
+		return
+	}
+	t.store(nil)()
+	events := 0
+	if f := t.x.Fault; f != nil {
+		events = f.AfterEvents
+	}
+	t.startJob(stuckPlan(events))
+}
 
 // Prompt implements answer.Turn.
 func (t *responsesTurn) Prompt(ctx context.Context) (answer.Prompt, error) {
@@ -163,6 +208,17 @@ func (t *responsesTurn) Render(a *provider.Answer, reply *scenario.Reply, s answ
 			CallID: c.ID, Name: c.Name, Arguments: c.Arguments})
 	}
 	t.tokensPerChunk = s.TokensPerChunk
+	if req.Background {
+		t.plan = runtime.PlanOf(reply.Job)
+		if f := t.x.Fault; req.Stream && f != nil && f.Kind != scenario.FaultHang {
+			t.stuck = true
+		}
+	}
+	if t.inBackground() {
+		ra.Failure = jobFailure(reply)
+		queued := string(runtime.JobQueued)
+		return answer.Rendered{JSON: ra.pending(queued), Job: ra.ID, JobState: queued}
+	}
 	if !req.Stream {
 		return answer.Rendered{JSON: ra.Object()}
 	}
@@ -177,25 +233,35 @@ func (t *responsesTurn) Render(a *provider.Answer, reply *scenario.Reply, s answ
 func (t *responsesTurn) Delivered(failure *apierr.Error) func() {
 	var store, join func()
 	if t.req.Stores() {
-		kept := t.answer
-		if failure != nil {
-			failed := *kept
-			failed.Failure = &ResponseError{Code: failure.JournalCode(), Message: failure.Message}
-			kept = &failed
+		store = t.store(failure)
+		if t.inBackground() {
+			stored := store
+			store = func() { stored(); t.startJob(t.plan) }
 		}
-		stored := &StoredResponse{ID: kept.ID, Previous: t.req.PreviousResponseID, Model: t.req.Model,
-			Conversation: t.norm.Conversation, Input: CloneItems(t.input), Answer: kept.Detach(),
-			TokensPerChunk: t.tokensPerChunk}
-		if len(t.chain.chain) > 0 {
-			stored.Before = t.chain.summarize(t.req.Model, t.norm, t.segments, t.head)
-		}
-		store = func() { t.x.Runtime.Store(stored) }
 	}
 	if t.conv != nil && failure == nil {
 		output := t.answer.OutputItems()
 		join = func() { appendTurn(t.x.Runtime, t.conv.ID, t.input, output) }
 	}
 	return thenDeliver(store, join)
+}
+
+// store returns what keeps the answer in the history, as failed with
+// failure when the stream failed part-way.
+func (t *responsesTurn) store(failure *apierr.Error) func() {
+	kept := t.answer
+	if failure != nil {
+		failed := *kept
+		failed.Failure = &ResponseError{Code: failure.JournalCode(), Message: failure.Message}
+		kept = &failed
+	}
+	stored := &StoredResponse{ID: kept.ID, Previous: t.req.PreviousResponseID, Model: t.req.Model,
+		Conversation: t.norm.Conversation, Input: CloneItems(t.input), Answer: kept.Detach(),
+		TokensPerChunk: t.tokensPerChunk}
+	if len(t.chain.chain) > 0 {
+		stored.Before = t.chain.summarize(t.req.Model, t.norm, t.segments, t.head)
+	}
+	return func() { t.x.Runtime.Store(stored) }
 }
 
 // prepareResponses is what a Responses request amounts to before any
@@ -262,7 +328,16 @@ func serveResponseByID(x *provider.Exchange) provider.Response {
 			return provider.Response{Err: ResponseNotFound(id)}
 		}
 		if !wantsStream(x.Request) {
+			if o, ok := backgroundObject(x, stored); ok {
+				return provider.Response{JSON: o, Job: id, JobState: o.Status}
+			}
 			return provider.Response{JSON: stored.Answer.Object()}
+		}
+		// A stream of a background response still running comes once it
+		// has run, on the session's clock, as the real one streams it as
+		// it is generated.
+		if err := x.Runtime.Wait(x.Ctx, untilEnded(x, id)); err != nil {
+			return provider.Response{Err: httpx.ClientGone()}
 		}
 		split := tokens.Splitter(x.Ctx, stored.Model)
 		a := stored.Answer

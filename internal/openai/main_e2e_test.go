@@ -1,9 +1,12 @@
 package openai_test
 
 import (
+	"fmt"
+	"os"
 	"testing"
 
 	"github.com/llmtestserver/llmtestserver/internal/leakcheck"
+	"github.com/llmtestserver/llmtestserver/internal/sdkwarm"
 )
 
 // TestMain fails the package if a test leaves a goroutine behind: servers,
@@ -11,6 +14,13 @@ import (
 // of this test binary, for the codec's internal tests (package openai) and
 // for its fidelity tests through openai-go (package openai_test) alike.
 //
-// None of these tests runs openai-go inside a testing/synctest bubble, so
-// unlike llmtest's TestMain it needs no internal/sdkwarm.OpenAIGo first.
-func TestMain(m *testing.M) { leakcheck.VerifyTestMain(m) }
+// The job tests run openai-go inside testing/synctest bubbles as well as
+// outside, so it first makes openai-go's first requests outside any
+// bubble (see internal/sdkwarm).
+func TestMain(m *testing.M) {
+	if err := sdkwarm.OpenAIGo(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	leakcheck.VerifyTestMain(m)
+}

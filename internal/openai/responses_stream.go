@@ -8,6 +8,7 @@ import (
 
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
 	"github.com/llmtestserver/llmtestserver/internal/provider"
+	"github.com/llmtestserver/llmtestserver/internal/runtime"
 )
 
 // Stream renders a as the body of a Responses stream, in the order the real
@@ -17,7 +18,8 @@ import (
 //
 //  1. response.created and response.in_progress, each with the response
 //     in progress (output [], usage null, service_tier "auto" unless the
-//     request named a tier);
+//     request named a tier); a background response's response.created
+//     carries it queued, and response.queued follows;
 //  2. for a reasoning model, its reasoning item at output_index 0, with
 //     its summary's events (see streamReasoning);
 //  3. for the message: response.output_item.added (status in_progress,
@@ -53,7 +55,15 @@ func (a *ResponseAnswer) Stream(split func(string) []string, tokensPerChunk int)
 func (a *ResponseAnswer) StreamUntil(done <-chan struct{}, split func(string) []string, tokensPerChunk int) *SSE {
 	w := newEventWriter()
 	w.done = done
-	w.emit("response.created", responseEvent{Response: a.snapshot()})
+	if a.background() {
+		// A background response is queued first: response.created and
+		// response.queued carry it queued (wire.md Part 4 §4.1).
+		queued := a.pending(string(runtime.JobQueued))
+		w.emit("response.created", responseEvent{Response: queued})
+		w.emit("response.queued", responseEvent{Response: queued})
+	} else {
+		w.emit("response.created", responseEvent{Response: a.snapshot()})
+	}
 	w.emit("response.in_progress", responseEvent{Response: a.snapshot()})
 	if a.Failure != nil {
 		w.emit("response.failed", responseEvent{Response: a.Object()})

@@ -70,6 +70,11 @@ type Response struct {
 	// that has read its answer (and sends its next request) finds what
 	// Finally undid undone, such as a claim the request held.
 	Finally func()
+	// Job and JobState, for a route that creates, polls, cancels or
+	// deletes a job (a video, a batch, a background response, a file, or
+	// fetches its content), are the job's ID and its state as the request
+	// left it, in the API's own words; the journal records them.
+	Job, JobState string
 	// Model, for a route whose body names no model (a model's route, a
 	// stored completion's), is the model the request concerns, which the
 	// journal records.

@@ -71,6 +71,12 @@ func PlanOf(p *scenario.JobPlan) JobPlan {
 	return plan
 }
 
+// Resolved returns p as its job runs it: its defaults filled in, its
+// negative durations made zero, its steps at least one, and its end one
+// of the three a job reaches on its own. The admin API shows a job's plan
+// so.
+func (p JobPlan) Resolved() JobPlan { return p.resolved() }
+
 // resolved returns p with its defaults filled in and its negative values
 // made zero.
 func (p JobPlan) resolved() JobPlan {
@@ -342,4 +348,25 @@ func (rt *Runtime) DeleteJob(kind, id string) bool {
 	rt.jobs.weigh(kind, -rt.jobs.list[i].Bytes)
 	rt.jobs.list = slices.Delete(rt.jobs.list, i, i+1)
 	return true
+}
+
+// HasJobRoom reports whether a job of kind weighing bytes would be kept
+// now, so that a request can be refused before it takes a reply for a job
+// that AddJob would then refuse.
+func (rt *Runtime) HasJobRoom(kind string, bytes int64) bool {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if rt.retired {
+		return false
+	}
+	rt.jobs.purge(rt.clock.Now())
+	maxCount, maxBytes := bounds(&rt.settings, kind)
+	count, used := rt.jobs.usage(kind)
+	return count < maxCount && used+bytes <= maxBytes
+}
+
+// EndsAt is when j ends on its own, unless it is cancelled first.
+func (j *Job) EndsAt() time.Time {
+	p := j.Plan.resolved()
+	return j.Created.Add(p.Queued + p.Running)
 }

@@ -86,6 +86,11 @@ type Reservation struct {
 	repeated bool   // a repeating last reply, which was not taken off its queue
 }
 
+// Of reports whether r was taken from rt's queues: a fork shares its
+// parent's jobs, and a reservation a job keeps goes back to the queue it
+// came from only when the job is cancelled there.
+func (r *Reservation) Of(rt *Runtime) bool { return r.rt == rt }
+
 // Rollback returns the reply to the head of its queue, so that the next
 // matching request, typically the client's retry, gets it. A reply whose
 // queue was replaced meanwhile by Configure or Reset is dropped, and so is
