@@ -39,6 +39,15 @@ func (e Entry) String() string {
 	if e.Conversation != "" {
 		fmt.Fprintf(&b, " conversation=%s/%d turn=%d", shownName(e.Conversation), e.Generation, e.Turn)
 	}
+	if e.Job != "" {
+		b.WriteString(" job=" + shownName(e.Job))
+		if e.CustomID != "" {
+			b.WriteString(" custom_id=" + shownName(e.CustomID))
+		}
+		if e.JobState != "" {
+			b.WriteString(" state=" + shownName(e.JobState))
+		}
+	}
 	if e.UserText != "" {
 		b.WriteString(" user=" + shownText(e.UserText))
 	}

@@ -34,6 +34,11 @@ func TestEntryString(t *testing.T) {
 		"names that are not one word": {journal.Entry{Seq: 2, Method: "POST", Path: "/v1/chat/completions", Status: 200,
 			Scenario: "two words", Conversation: "line\nbreak", Generation: 1, Turn: 1},
 			`#2 POST /v1/chat/completions -> 200 conversation="line\nbreak"/1 turn=1 scenario="two words"`},
+		"a job polled": {journal.Entry{Seq: 5, Method: "GET", Path: "/v1/videos/video_1", Status: 200, Job: "video_1", JobState: "in_progress"},
+			`#5 GET /v1/videos/video_1 -> 200 job=video_1 state=in_progress`},
+		"a batch's line": {journal.Entry{Seq: 6, Method: "POST", Path: "/v1/chat/completions", Status: 200, Job: "batch_1", CustomID: "req-7",
+			Scenario: "a", ReplyText: "hi"},
+			`#6 POST /v1/chat/completions -> 200 job=batch_1 custom_id=req-7 scenario=a reply="hi"`},
 		"a dropped request": {journal.Entry{Seq: 4, Method: "POST", Path: "/v1/responses", Fault: "drop"},
 			`#4 POST /v1/responses -> 0 fault=drop`},
 	} {
