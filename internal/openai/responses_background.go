@@ -28,10 +28,11 @@ import (
 // responseJobKind is the job kind of background responses.
 const responseJobKind = "response"
 
-// responseJobBytes is what a background response's job keeps beyond the
-// stored response, which the history bounds: the job, its plan and the
-// reservation it may give back.
-const responseJobBytes = 512
+// responseJobBytes is what a background response's job is charged beyond
+// the stored response, which the history bounds: the job, its plan and
+// the reservation it may give back (a copy of the reply), about 620 bytes
+// as TestBackgroundResponseJobsRetainWhatTheyAreCharged measures it.
+const responseJobBytes = 1 << 10
 
 // stuckFor is how long a background response whose stream broke off
 // stays where it stopped before it fails.
