@@ -65,6 +65,20 @@
 // the session's stream settings. [Request.MaxOutputTokens] is the
 // request's output limit, at which the server cuts a longer reply.
 //
+// # Jobs
+//
+// Some requests start long work that the client polls: a video, a batch,
+// a background response. Their reply's [JobPlan] (Reply.Job; "job" in
+// JSON, with queued_ms, running_ms, steps, ends and keep_ms) times the job
+// on the session's clock and says how it ends: completed with the reply,
+// failed with its error ([FailJob]), or expired; without one the job
+// queues a second and runs four. Videos and batches are answered only by
+// scenarios that name [EndpointVideos] or [EndpointBatches]; a batch's
+// lines are answered one by one by the scenarios of their own endpoints,
+// as if each were sent alone. Nothing runs in the background: a job's
+// state is read off the clock when the client asks, so a fake clock or a
+// testing/synctest bubble runs it in no real time.
+//
 // # Conversations
 //
 // Every request belongs to a conversation, identified in this order:
