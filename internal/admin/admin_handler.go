@@ -1,12 +1,13 @@
 // Package admin serves the admin API, /admin-api/*: session creation,
 // deletion, forks and the working-set listing, the server's clock, and the
 // control routes of the selected session (configuration, chaos rules and
-// rate limits, reset, journal, scenarios, assertions, stored history), all
-// listed in one routing table (Routes) and described in OpenAPI 3.1
-// (openapi.json, served at /admin-api/openapi.json). Its errors travel in an envelope
-// of its own, {"error":{"message","type","param","code"}}, which no
-// provider owns. Session bookkeeping (admission, configuration parsing)
-// belongs to the session package, which hands it in as [Sessions].
+// rate limits, reset, journal, scenarios, assertions, stored history,
+// jobs), all listed in one routing table (Routes) and described in
+// OpenAPI 3.1 (openapi.json, served at /admin-api/openapi.json). Its
+// errors travel in an envelope of its own,
+// {"error":{"message","type","param","code"}}, which no provider owns.
+// Session bookkeeping (admission, configuration parsing) belongs to the
+// session package, which hands it in as [Sessions].
 package admin
 
 import (

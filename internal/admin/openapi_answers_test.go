@@ -165,7 +165,7 @@ func TestOpenAPIDescribesEveryAnswer(t *testing.T) {
 
 	// Control routes of the session, then of the default runtime.
 	for _, path := range []string{"/admin-api/journal", "/admin-api/scenarios", "/admin-api/assertions", "/admin-api/history",
-		"/admin-api/config", "/admin-api/chaos", "/admin-api/rate-limits"} {
+		"/admin-api/jobs", "/admin-api/config", "/admin-api/chaos", "/admin-api/rate-limits"} {
 		get := route(http.MethodGet, path)
 		a := x.call(srv, get, req{headers: own})
 		require.Equal(t, http.StatusOK, a.status, "%s: %s", path, a.body)
@@ -177,6 +177,9 @@ func TestOpenAPIDescribesEveryAnswer(t *testing.T) {
 	x.call(srv, journal, req{headers: own, query: "status=4xx&provider=openai"})
 	x.call(srv, journal, req{headers: own, query: "stauts=4xx"})
 	x.call(srv, journal, req{headers: own, query: "generation=0"})
+	jobs := route(http.MethodGet, "/admin-api/jobs")
+	x.call(srv, jobs, req{headers: own, query: "kind=video"})
+	x.call(srv, jobs, req{headers: own, query: "state=queued"})
 	// The management key as a Basic password, from the server's own page
 	// and from another site's.
 	basic := "Basic " + base64.StdEncoding.EncodeToString([]byte("dashboard:"+mk))
@@ -256,7 +259,7 @@ func TestOpenAPIDescribesEveryAnswer(t *testing.T) {
 
 	// The inspection routes: a session by its ID, unknown, with session
 	// headers, without the key.
-	for _, path := range []string{"", "/journal", "/scenarios", "/assertions"} {
+	for _, path := range []string{"", "/journal", "/scenarios", "/assertions", "/jobs"} {
 		r := route(http.MethodGet, "/admin-api/sessions/{id}"+path)
 		x.call(srv, r, req{id: id, headers: m})
 		x.call(srv, r, req{id: "sess_unknown", headers: m})

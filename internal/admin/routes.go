@@ -68,6 +68,7 @@ var routes = []route{
 	{Route{http.MethodGet, sessionsPath + "/{id}/journal"}, management, inspected((*Handler).journal)},
 	{Route{http.MethodGet, sessionsPath + "/{id}/scenarios"}, management, inspected((*Handler).listScenarios)},
 	{Route{http.MethodGet, sessionsPath + "/{id}/assertions"}, management, inspected((*Handler).assertions)},
+	{Route{http.MethodGet, sessionsPath + "/{id}/jobs"}, management, inspected((*Handler).jobs)},
 	{Route{http.MethodGet, "/admin-api/clock"}, management, (*Handler).readClock},
 	{Route{http.MethodPost, "/admin-api/clock/advance"}, management, (*Handler).advanceClock},
 
@@ -84,6 +85,7 @@ var routes = []route{
 	{Route{http.MethodGet, "/admin-api/rate-limits"}, control, (*Handler).readRateLimits},
 	{Route{http.MethodPut, "/admin-api/rate-limits"}, control, (*Handler).setRateLimits},
 	{Route{http.MethodGet, "/admin-api/history"}, control, (*Handler).history},
+	{Route{http.MethodGet, "/admin-api/jobs"}, control, (*Handler).jobs},
 }
 
 // Routes lists every operation the admin API serves, in the order of its

@@ -1,7 +1,7 @@
 // Loads the dashboard in headless Chromium (Debian's, never a downloaded
 // build) against a running server with real traffic, checks the session
-// selector and a conversation view, and saves a full-page screenshot to
-// out/dashboard.png.
+// selector, a conversation view and the jobs panel, and saves a full-page
+// screenshot to out/dashboard.png.
 //
 // The server is the standalone binary $LLMTEST_BINARY names, which serves
 // its dashboard by default.
@@ -25,6 +25,7 @@ let baseURL;
 let userDataDir;
 let agent;
 let hello;
+let agentJobs;
 
 /** Starts the server and resolves with its URL, read from its first line. */
 function startServer() {
@@ -59,7 +60,7 @@ before(async () => {
   baseURL = started.url;
   agent = await traffic.createSession(baseURL, managementKey, traffic.agentConfig);
   hello = await traffic.createSession(baseURL, managementKey, traffic.helloConfig);
-  await traffic.agentTraffic(baseURL, agent);
+  agentJobs = (await traffic.agentTraffic(baseURL, agent)).background;
   await traffic.helloTraffic(baseURL, hello);
   await traffic.defaultTraffic(baseURL, managementKey);
 
@@ -139,6 +140,22 @@ test('the dashboard shows the sessions and a conversation with real data', async
     // The side panels: what remains of each scenario, and the assertions.
     assert.match(await page.locator('#scenarios').innerText(), /flaky[\s\S]*1 of 2 left/);
     assert.match(await page.locator('#assertions').innerText(), /Unmatched requests\s+1/);
+    // The jobs panel: the session's two background responses, by the IDs
+    // the API answered, oldest first: the one that ended as it was made,
+    // completed at 100 %, and the one that runs for an hour; under the
+    // bounds of the standalone server's defaults.
+    const jobs = page.locator('#jobs');
+    const [done, running] = agentJobs;
+    await jobs.locator('.job.state-completed', { hasText: done }).waitFor();
+    await jobs.locator('.job.state-in_progress', { hasText: running }).waitFor();
+    assert.deepEqual(await jobs.locator('.job').evaluateAll((cards) => cards.map((c) => c.dataset.id)), agentJobs);
+    const doneCard = jobs.locator('.job', { hasText: done });
+    assert.match(await doneCard.innerText(), /response[\s\S]*completed[\s\S]*100%[\s\S]*created [\d:.]+ · ended [\d:.]+/);
+    assert.equal(await doneCard.getByRole('progressbar').getAttribute('aria-valuenow'), '100');
+    const runningCard = jobs.locator('.job', { hasText: running });
+    assert.match(await runningCard.innerText(), /in progress/);
+    assert.doesNotMatch(await runningCard.innerText(), /ended/);
+    assert.match(await jobs.innerText(), /videos 0 of 4[\s\S]*jobs 2 of 32/);
 
     // The selection survives live refreshes, and the page keeps up: a
     // request sent now shows without a reload.

@@ -1,7 +1,7 @@
 // Real traffic for the dashboard to show: two sessions created over the
 // admin API, then a conversation with a tool loop, a streamed answer, a
-// fault and a miss, sent with plain fetch as any client of the standalone
-// server would send them.
+// fault, a miss and two background responses (jobs of the session), sent
+// with plain fetch as any client of the standalone server would send them.
 
 /** Sends one request and returns the response with its body read. */
 async function call(base, path, { method = 'POST', headers = {}, body } = {}) {
@@ -81,6 +81,16 @@ export const agentConfig = {
       replies: [{ json: { city: 'Paris', population: 'about two million' } }],
     },
     {
+      // Background responses: one whose job ends as it is made, one that
+      // runs for an hour, so that the jobs panel shows both states.
+      name: 'report',
+      match: { endpoint: 'responses', user_contains: 'report' },
+      replies: [
+        { text: 'The weekly report is ready.', job: { queued_ms: -1, running_ms: -1 } },
+        { text: 'The yearly report, at last.', job: { queued_ms: -1, running_ms: 3600000, steps: 4 } },
+      ],
+    },
+    {
       name: 'unused-later',
       match: { user_equals: 'never sent' },
       replies: [{ text: 'nobody asks for this' }],
@@ -88,7 +98,10 @@ export const agentConfig = {
   ],
 };
 
-/** Runs the agent's conversation on session s. */
+/**
+ * Runs the agent's conversation on session s, and returns the IDs of its
+ * background responses, the finished one first.
+ */
 export async function agentTraffic(base, s) {
   const chat = (body) => call(base, '/v1/chat/completions', { headers: s.headers, body });
   const model = 'gpt-4.1-mini';
@@ -140,6 +153,14 @@ export async function agentTraffic(base, s) {
   // A miss: no scenario answers a joke.
   const miss = await chat({ model, messages: [{ role: 'user', content: missQuestion }] });
   if (miss.status !== 400) throw new Error(`miss: ${miss.status} ${miss.text}`);
+  // Two background responses: each answers queued, and is a job.
+  const background = [];
+  for (const input of ['Write the weekly report', 'Write the yearly report']) {
+    const res = await call(base, '/v1/responses', { headers: s.headers, body: { model, input, background: true } });
+    if (res.status !== 200 || res.json().status !== 'queued') throw new Error(`background: ${res.status} ${res.text}`);
+    background.push(res.json().id);
+  }
+  return { background };
 }
 
 /** The second session: one plain question. */

@@ -1,8 +1,9 @@
 // The llmtestserver dashboard: reads the admin API with the credentials
 // the browser logged in with (the management key), and renders the
-// selected runtime's conversations, scenarios and assertions. Every string
-// from the server goes into the DOM as text (textContent, text nodes),
-// never as markup: journal content is the data of the code under test.
+// selected runtime's conversations, jobs, scenarios and assertions. Every
+// string from the server goes into the DOM as text (textContent, text
+// nodes), never as markup: journal content is the data of the code under
+// test.
 'use strict';
 
 (function () {
@@ -15,7 +16,7 @@
 
   // What is on screen, by section, as the JSON it was rendered from, so
   // that a poll that brings nothing new changes nothing in the DOM.
-  const shown = { summary: '', conversations: '', assertions: '', scenarios: '' };
+  const shown = { summary: '', conversations: '', assertions: '', jobs: '', scenarios: '' };
   // The <details> the user opened or closed, by key, kept across renders.
   const opened = new Map();
   let timer = null;
@@ -113,14 +114,15 @@
 
   async function load(id) {
     const b = base(id);
-    const [sessions, journal, scenarios, assertions, info] = await Promise.all([
+    const [sessions, journal, scenarios, assertions, jobs, info] = await Promise.all([
       get('/admin-api/sessions'),
       get(b + '/journal'),
       get(b + '/scenarios'),
       get(b + '/assertions'),
+      get(b + '/jobs'),
       id ? get(b) : Promise.resolve(null),
     ]);
-    return { sessions: sessions.data, journal, scenarios: scenarios.scenarios, assertions, info };
+    return { sessions: sessions.data, journal, scenarios: scenarios.scenarios, assertions, jobs, info };
   }
 
   // ---- session selector ----
@@ -410,6 +412,53 @@
     replace($('assertions'), parts);
   }
 
+  // jobStateKind is the badge colour of a job's state.
+  function jobStateKind(state) {
+    switch (state) {
+      case 'in_progress': return 'info';
+      case 'completed': return 'ok';
+      case 'failed': return 'bad';
+      case 'expired':
+      case 'cancelled': return 'warn';
+      default: return 'dim';
+    }
+  }
+
+  // progressBar shows a percentage as a bar, read out by assistive
+  // technology as a progress bar.
+  function progressBar(percent, state) {
+    const fill = el('div', { class: 'bar-fill ' + jobStateKind(state) });
+    fill.style.width = Math.max(0, Math.min(100, percent)) + '%';
+    return el('div', { class: 'bar', role: 'progressbar', 'aria-valuemin': 0, 'aria-valuemax': 100, 'aria-valuenow': percent,
+      'aria-label': 'progress ' + percent + '%' }, fill);
+  }
+
+  // poolText says what the jobs take of one pool's bounds.
+  function poolText(name, p) {
+    return name + ' ' + p.count + ' of ' + p.capacity + ' · ' + bytes(p.bytes) + ' of ' + bytes(p.max_bytes);
+  }
+
+  // renderJobs lists the runtime's jobs (videos, batches, background
+  // responses), oldest first, as the admin API reads them off the
+  // session's clock, under the bounds of both pools.
+  function renderJobs(list) {
+    const pools = el('div', { class: 'small dim pools' },
+      el('div', {}, poolText('videos', list.capacity.videos)), el('div', {}, poolText('jobs', list.capacity.jobs)));
+    if (!list.data.length) {
+      replace($('jobs'), el('p', { class: 'empty' }, 'No jobs.'), pools);
+      return;
+    }
+    replace($('jobs'), list.data.map((j) => {
+      const when = ['created ' + time(j.created_at)];
+      if (j.ended_at) when.push('ended ' + time(j.ended_at));
+      return el('div', { class: 'job state-' + j.state, 'data-id': j.id },
+        el('div', { class: 'job-head' }, el('strong', { class: 'mono' }, j.id), el('span', { class: 'spacer' }),
+          badge(j.kind, 'tool'), badge(j.state.replace('_', ' '), jobStateKind(j.state))),
+        el('div', { class: 'job-progress' }, progressBar(j.progress, j.state), el('span', { class: 'mono small' }, j.progress + '%')),
+        el('div', { class: 'small dim' }, when.join(' · ')));
+    }), pools);
+  }
+
   function matchText(m) {
     if (!m || !Object.keys(m).length) return 'anything';
     return JSON.stringify(m);
@@ -462,6 +511,7 @@
       show('summary', { info: data.info, journal: data.journal, assertions: data.assertions }, renderSummary);
       show('conversations', { rkey, entries: data.journal.data }, (d) => renderConversations(d.entries, d.rkey));
       show('assertions', data.assertions, renderAssertions);
+      show('jobs', data.jobs, renderJobs);
       show('scenarios', data.scenarios, renderScenarios);
       statusLine.textContent = 'updated ' + new Date().toLocaleTimeString([], { hour12: false });
       document.body.dataset.polls = String(Number(document.body.dataset.polls || 0) + 1);
