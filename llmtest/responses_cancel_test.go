@@ -15,8 +15,9 @@ import (
 )
 
 // Responses.Cancel refuses a response that was not created in the
-// background, returns a background one (already completed) unchanged, and
-// answers an unknown ID and a wrong method as the other sub-routes do.
+// background, cancels a queued background one (and returns it unchanged
+// when cancelled again), and answers an unknown ID and a wrong method as
+// the other sub-routes do.
 func TestResponsesCancel(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
@@ -42,12 +43,13 @@ func TestResponsesCancel(t *testing.T) {
 	params.Store = openai.Bool(true)
 	background, err := client.Responses.New(t.Context(), params)
 	require.NoError(t, err)
+	assert.Equal(t, responses.ResponseStatusQueued, background.Status)
 	for range 2 { // cancelling again returns the same response
 		cancelled, err := client.Responses.Cancel(t.Context(), background.ID)
 		require.NoError(t, err)
 		assert.Equal(t, background.ID, cancelled.ID)
 		assert.True(t, cancelled.Background)
-		assert.Equal(t, responses.ResponseStatusCompleted, cancelled.Status)
+		assert.Equal(t, responses.ResponseStatusCancelled, cancelled.Status)
 	}
 
 	_, err = client.Responses.Cancel(t.Context(), "resp_unknown")
