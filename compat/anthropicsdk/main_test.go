@@ -26,7 +26,8 @@ func TestMain(m *testing.M) {
 }
 
 // warmOutsideBubbles makes one request of each kind the synctest tests
-// make (a message, a streamed message, an error) outside any bubble, so
+// make (a message, a streamed message, an error, the Message Batches
+// calls of warmBatches) outside any bubble, so
 // that no bubble test builds one of the SDK's cached JSON encoders while a
 // parallel test outside meets it: Go 1.26 crashes when a WaitGroup first
 // used inside a bubble is waited on outside it. See the synctest section
@@ -60,5 +61,5 @@ func warmOutsideBubbles() error {
 	if _, err := client.Messages.New(ctx, userTurn("refuse me")); !errors.As(err, &apiErr) {
 		return fmt.Errorf("warm: want an API error, got %v", err)
 	}
-	return nil
+	return warmBatches(ctx, sess, client)
 }

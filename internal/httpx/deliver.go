@@ -68,7 +68,20 @@ func deliver(ctx context.Context, rt *runtime.Runtime, w http.ResponseWriter, re
 		errStatus, body := render(res.Err, serial)
 		status, last, err = writeHeld(w, out, errStatus, body, render)
 		sent.mark()
+	case res.Body != nil:
+		for k, vs := range res.Header {
+			w.Header()[k] = vs
+		}
+		w.Header().Set("Content-Type", res.ContentType)
+		w.WriteHeader(http.StatusOK)
+		held := &holdLast{w: out}
+		_, err = held.Write(res.Body)
+		status, last = http.StatusOK, held.release
+		sent.mark()
 	default:
+		for k, vs := range res.Header {
+			w.Header()[k] = vs
+		}
 		status, last, err = writeHeld(w, out, http.StatusOK, res.JSON, render)
 		sent.mark()
 		if faulted {

@@ -52,10 +52,18 @@ type Exchange struct {
 // Response is what a route answers; the HTTP core writes it. Routes never
 // write to the ResponseWriter themselves.
 type Response struct {
-	// Err is an error answer; otherwise JSON or SSE is the answer.
+	// Err is an error answer; otherwise JSON, Body or SSE is the answer.
 	Err *apierr.Error
 	// JSON is a JSON body (it may be a StreamingJSON).
 	JSON any
+	// Body, if set, is a body that is not JSON (a video's bytes, a file's
+	// content), sent as it is with ContentType.
+	Body        []byte
+	ContentType string
+	// Header holds headers of a successful answer beyond those the codec
+	// sets on every answer (OpenAI's openai-poll-after-ms on a video's
+	// poll).
+	Header http.Header
 	// SSE is an event stream, paced like Pacing.
 	SSE    EventStream
 	Pacing runtime.StreamSettings
