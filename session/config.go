@@ -42,9 +42,8 @@ type Config struct {
 	// Videos bounds the session's video generation jobs (OpenAI's
 	// /v1/videos).
 	Videos VideosConfig `json:"videos"`
-	// Jobs bounds the session's other long work: background responses,
-	// batches (OpenAI's, Anthropic's, Gemini's) and the files OpenAI's
-	// batches read and write.
+	// Jobs bounds the session's other long work: background responses
+	// and Anthropic's Message Batches.
 	Jobs JobsConfig `json:"jobs"`
 	// Stream shapes streamed answers.
 	Stream StreamConfig `json:"stream"`
