@@ -14,7 +14,8 @@ type target struct {
 	// Vertex reports a Vertex AI path: under a project and location, or
 	// express mode's publishers/google.
 	Vertex bool
-	// Collection is "models", "tunedModels" or "cachedContents".
+	// Collection is "models", "tunedModels", "cachedContents" or
+	// "batches".
 	Collection string
 	// Name is the resource's ID within its collection ("" for the
 	// collection itself), and Method what follows its colon.
@@ -54,10 +55,10 @@ func parsePath(path string) (t target, ok bool) {
 	}
 	switch collection {
 	case "models", "tunedModels":
-	case "cachedContents":
+	case "cachedContents", "batches":
 		if t.Vertex {
-			// Vertex keeps cached contents under a project only, which
-			// this server does not serve.
+			// Vertex keeps cached contents and batchPredictionJobs under
+			// a project only, which this server does not serve.
 			return t, false
 		}
 	default:
@@ -71,4 +72,5 @@ func parsePath(path string) (t target, ok bool) {
 var wantMethod = map[string]string{
 	"generateContent": http.MethodPost, "streamGenerateContent": http.MethodPost, "countTokens": http.MethodPost,
 	"batchEmbedContents": http.MethodPost, "embedContent": http.MethodPost, "predict": http.MethodPost,
+	"batchGenerateContent": http.MethodPost,
 }

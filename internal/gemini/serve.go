@@ -21,6 +21,9 @@ func serve(x *provider.Exchange) provider.Response {
 		}
 		return serveCaches(x, t)
 	}
+	if t.Collection == "batches" {
+		return serveBatches(x, t)
+	}
 	m := x.Request.Method
 	if t.Method == "" {
 		switch {
@@ -46,6 +49,8 @@ func serve(x *provider.Exchange) provider.Response {
 		return answer.Serve(generateDecoder(t, true))(x)
 	case "countTokens":
 		return answer.Count(countDecoder(t), countBody)(x)
+	case "batchGenerateContent":
+		return createBatch(x, t)
 	}
 	return serveEmbed(x, t)
 }
@@ -54,6 +59,6 @@ func serve(x *provider.Exchange) provider.Response {
 // (inferred wording: Google's front end answers an HTML page there, which
 // no SDK decodes).
 func routeNotFound(x *provider.Exchange) *apierr.Error {
-	return notFound("Method not found: %s %s. This server serves the Gemini API's models (get, list, generateContent, streamGenerateContent, countTokens, embedContent, batchEmbedContents, predict) and cachedContents.",
+	return notFound("Method not found: %s %s. This server serves the Gemini API's models (get, list, generateContent, streamGenerateContent, countTokens, embedContent, batchEmbedContents, predict, batchGenerateContent), cachedContents and batches.",
 		x.Request.Method, x.Request.URL.Path)
 }
