@@ -25,8 +25,8 @@ const (
 	// defaults of JobPlan and completes.
 	EndpointVideos Endpoint = "videos"
 	// EndpointBatches is the creation of a batch: Anthropic's POST
-	// /v1/messages/batches (OpenAI's and Gemini's batches are not served
-	// yet). Only scenarios that name it answer it, with a
+	// /v1/messages/batches, Gemini's :batchGenerateContent (OpenAI's
+	// batches are not served yet). Only scenarios that name it answer it, with a
 	// reply whose Job times the batch; its lines are answered one by one
 	// as if each were sent alone, by the scenarios of their own endpoints.
 	EndpointBatches Endpoint = "batches"
