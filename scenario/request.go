@@ -24,9 +24,9 @@ const (
 	// video (and whose Error fails it); without one, a video takes the
 	// defaults of JobPlan and completes.
 	EndpointVideos Endpoint = "videos"
-	// EndpointBatches is the creation of a batch: Anthropic's POST
-	// /v1/messages/batches, Gemini's :batchGenerateContent (OpenAI's
-	// batches are not served yet). Only scenarios that name it answer it, with a
+	// EndpointBatches is the creation of a batch: OpenAI's POST
+	// /v1/batches, Anthropic's POST /v1/messages/batches, Gemini's
+	// :batchGenerateContent. Only scenarios that name it answer it, with a
 	// reply whose Job times the batch; its lines are answered one by one
 	// as if each were sent alone, by the scenarios of their own endpoints.
 	EndpointBatches Endpoint = "batches"

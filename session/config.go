@@ -43,7 +43,7 @@ type Config struct {
 	// /v1/videos).
 	Videos VideosConfig `json:"videos"`
 	// Jobs bounds the session's other long work: background responses
-	// and batches (Anthropic's and Gemini's).
+	// batches (OpenAI's, Anthropic's, Gemini's) and OpenAI's files.
 	Jobs JobsConfig `json:"jobs"`
 	// Stream shapes streamed answers.
 	Stream StreamConfig `json:"stream"`

@@ -143,7 +143,7 @@ func (s *Session) Videos(name string) *scenario.Builder {
 }
 
 // Batches scripts the scenario name for the creation of batches
-// (Anthropic's and Gemini's): its replies time each batch on
+// (OpenAI's, Anthropic's and Gemini's): its replies time each batch on
 // the session's clock. The lines of a batch are answered as if each were
 // sent alone, by the scenarios of their own endpoints (Chat, Embeddings).
 func (s *Session) Batches(name string) *scenario.Builder {

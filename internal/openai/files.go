@@ -1,16 +1,65 @@
 package openai
 
 import (
+	"net/http"
+	"strings"
+
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
 	"github.com/llmtestserver/llmtestserver/internal/provider"
 )
 
-// serveFiles is not served yet.
+// The Files API (openai-go's FileService) keeps each file as a job of the
+// session, of kind fileKind, so that files are bounded with the session's
+// other jobs (jobs.capacity and jobs.max_bytes, the file charged its
+// bytes), copied by a fork and gone with the session. A file has no run of
+// its own: an upload is visible at once, and gone when it expires (purpose
+// batch: 30 days, else when expires_after says, else never: see
+// fileKeep). The output and error files of a batch are files too, made
+// when the batch is created but visible only from the time the batch
+// ends (see batches_files.go): their job is "queued" until then.
+//
+// The files: files_create.go (the multipart upload), files_object.go (the
+// File object, what a file keeps, GET), files_list.go (the list),
+// files_content.go (the download and DELETE), files_errors.go (the
+// refusals).
+
+// fileKind is the job kind of the files.
+const fileKind = "file"
+
+// filesPath is the collection's path; a file's own paths are under it.
+const filesPath = "/v1/files"
+
+// serveFiles serves /v1/files: POST uploads a file, GET lists them.
 func serveFiles(x *provider.Exchange) provider.Response {
-	return provider.Response{Err: apierr.RouteNotFound(x.Request.Method, x.Request.URL.Path, "")}
+	switch x.Request.Method {
+	case http.MethodPost:
+		return createFile(x)
+	case http.MethodGet:
+		return listFiles(x)
+	}
+	return provider.Response{Err: apierr.MethodNotAllowed(x.Request.Method, x.Request.URL.Path, "GET, POST")}
 }
 
-// serveFileByID is not served yet.
+// serveFileByID serves /v1/files/{id} (GET, DELETE) and …/{id}/content
+// (GET).
 func serveFileByID(x *provider.Exchange) provider.Response {
-	return provider.Response{Err: apierr.RouteNotFound(x.Request.Method, x.Request.URL.Path, "")}
+	rest := strings.TrimPrefix(x.Request.URL.Path, filesPath+"/")
+	id, action, _ := strings.Cut(rest, "/")
+	method := x.Request.Method
+	route := func(allow string, serve func(*provider.Exchange, string) provider.Response) provider.Response {
+		if !strings.Contains(allow, method) {
+			return provider.Response{Err: apierr.MethodNotAllowed(method, x.Request.URL.Path, allow)}
+		}
+		return serve(x, id)
+	}
+	switch {
+	case id == "" || strings.Contains(action, "/"):
+	case action == "" && method == http.MethodDelete:
+		return route("DELETE", deleteFile)
+	case action == "":
+		return route("GET, DELETE", getFile)
+	case action == "content":
+		return route("GET", fileContent)
+	}
+	return provider.Response{Err: apierr.RouteNotFound(method, x.Request.URL.Path, "")}
 }
