@@ -2,7 +2,6 @@ package anthropic
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
 	"github.com/llmtestserver/llmtestserver/internal/provider"
@@ -53,25 +52,9 @@ func serveBatches(x *provider.Exchange) provider.Response {
 // serveBatchByID serves /v1/messages/batches/{id} (GET, DELETE),
 // …/{id}/cancel (POST) and …/{id}/results (GET).
 func serveBatchByID(x *provider.Exchange) provider.Response {
-	rest := strings.TrimPrefix(x.Request.URL.Path, batchesPath+"/")
-	id, action, _ := strings.Cut(rest, "/")
-	method := x.Request.Method
-	route := func(allow string, serve func(*provider.Exchange, string) provider.Response) provider.Response {
-		if !strings.Contains(allow, method) {
-			return provider.Response{Err: apierr.MethodNotAllowed(method, x.Request.URL.Path, allow)}
-		}
-		return serve(x, id)
-	}
-	switch {
-	case id == "" || strings.Contains(action, "/"):
-	case action == "" && method == http.MethodDelete:
-		return route("DELETE", deleteBatch)
-	case action == "":
-		return route("GET, DELETE", getBatch)
-	case action == "cancel":
-		return route("POST", cancelBatch)
-	case action == "results":
-		return route("GET", batchResults)
-	}
-	return provider.Response{Err: apierr.RouteNotFound(method, x.Request.URL.Path, "")}
+	return provider.ServeByID(x, batchesPath,
+		provider.IDRoute{Method: http.MethodGet, Serve: getBatch},
+		provider.IDRoute{Method: http.MethodDelete, Serve: deleteBatch},
+		provider.IDRoute{Action: "cancel", Method: http.MethodPost, Serve: cancelBatch},
+		provider.IDRoute{Action: "results", Method: http.MethodGet, Serve: batchResults})
 }

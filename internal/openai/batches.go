@@ -2,7 +2,6 @@ package openai
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
 	"github.com/llmtestserver/llmtestserver/internal/provider"
@@ -59,19 +58,7 @@ func serveBatches(x *provider.Exchange) provider.Response {
 
 // serveBatchByID serves /v1/batches/{id} (GET) and …/{id}/cancel (POST).
 func serveBatchByID(x *provider.Exchange) provider.Response {
-	rest := strings.TrimPrefix(x.Request.URL.Path, batchesPath+"/")
-	id, action, _ := strings.Cut(rest, "/")
-	method := x.Request.Method
-	switch {
-	case id == "" || strings.Contains(action, "/"):
-	case action == "" && method == http.MethodGet:
-		return getBatch(x, id)
-	case action == "":
-		return provider.Response{Err: apierr.MethodNotAllowed(method, x.Request.URL.Path, "GET")}
-	case action == "cancel" && method == http.MethodPost:
-		return cancelBatch(x, id)
-	case action == "cancel":
-		return provider.Response{Err: apierr.MethodNotAllowed(method, x.Request.URL.Path, "POST")}
-	}
-	return provider.Response{Err: apierr.RouteNotFound(method, x.Request.URL.Path, "")}
+	return provider.ServeByID(x, batchesPath,
+		provider.IDRoute{Method: http.MethodGet, Serve: getBatch},
+		provider.IDRoute{Action: "cancel", Method: http.MethodPost, Serve: cancelBatch})
 }

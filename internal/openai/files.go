@@ -2,7 +2,6 @@ package openai
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
 	"github.com/llmtestserver/llmtestserver/internal/provider"
@@ -43,23 +42,8 @@ func serveFiles(x *provider.Exchange) provider.Response {
 // serveFileByID serves /v1/files/{id} (GET, DELETE) and …/{id}/content
 // (GET).
 func serveFileByID(x *provider.Exchange) provider.Response {
-	rest := strings.TrimPrefix(x.Request.URL.Path, filesPath+"/")
-	id, action, _ := strings.Cut(rest, "/")
-	method := x.Request.Method
-	route := func(allow string, serve func(*provider.Exchange, string) provider.Response) provider.Response {
-		if !strings.Contains(allow, method) {
-			return provider.Response{Err: apierr.MethodNotAllowed(method, x.Request.URL.Path, allow)}
-		}
-		return serve(x, id)
-	}
-	switch {
-	case id == "" || strings.Contains(action, "/"):
-	case action == "" && method == http.MethodDelete:
-		return route("DELETE", deleteFile)
-	case action == "":
-		return route("GET, DELETE", getFile)
-	case action == "content":
-		return route("GET", fileContent)
-	}
-	return provider.Response{Err: apierr.RouteNotFound(method, x.Request.URL.Path, "")}
+	return provider.ServeByID(x, filesPath,
+		provider.IDRoute{Method: http.MethodGet, Serve: getFile},
+		provider.IDRoute{Method: http.MethodDelete, Serve: deleteFile},
+		provider.IDRoute{Action: "content", Method: http.MethodGet, Serve: fileContent})
 }

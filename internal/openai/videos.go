@@ -2,7 +2,6 @@ package openai
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/llmtestserver/llmtestserver/internal/apierr"
 	"github.com/llmtestserver/llmtestserver/internal/provider"
@@ -50,25 +49,9 @@ func serveVideos(x *provider.Exchange) provider.Response {
 // serveVideoByID serves /v1/videos/{id} (GET, DELETE), …/{id}/content
 // (GET) and …/{id}/remix (POST).
 func serveVideoByID(x *provider.Exchange) provider.Response {
-	rest := strings.TrimPrefix(x.Request.URL.Path, videosPath+"/")
-	id, action, _ := strings.Cut(rest, "/")
-	method := x.Request.Method
-	route := func(allow string, serve func(*provider.Exchange, string) provider.Response) provider.Response {
-		if !strings.Contains(allow, method) {
-			return provider.Response{Err: apierr.MethodNotAllowed(method, x.Request.URL.Path, allow)}
-		}
-		return serve(x, id)
-	}
-	switch {
-	case id == "" || strings.Contains(action, "/"):
-	case action == "" && method == http.MethodDelete:
-		return route("DELETE", deleteVideo)
-	case action == "":
-		return route("GET, DELETE", getVideo)
-	case action == "content":
-		return route("GET", videoContent)
-	case action == "remix":
-		return route("POST", remixVideo)
-	}
-	return provider.Response{Err: apierr.RouteNotFound(method, x.Request.URL.Path, "")}
+	return provider.ServeByID(x, videosPath,
+		provider.IDRoute{Method: http.MethodGet, Serve: getVideo},
+		provider.IDRoute{Method: http.MethodDelete, Serve: deleteVideo},
+		provider.IDRoute{Action: "content", Method: http.MethodGet, Serve: videoContent},
+		provider.IDRoute{Action: "remix", Method: http.MethodPost, Serve: remixVideo})
 }
